@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * batch-wait - wake the application only for a batch, or after a deadline.
+ *
+ * What it shows: the loop hook (Pavel Begunkov's v3, struct_ops
+ * `io_uring_ops`) used as a wait policy rather than a submitter. The
+ * application calls io_uring_enter(fd, 0, 1, IORING_ENTER_GETEVENTS) as
+ * usual; the program decides when that returns:
+ *
+ *   - when at least `batch` CQEs are ready (returns 0), or
+ *   - when `max_wait_us` microseconds have passed since the program first
+ *     saw a CQE of this batch (the wait's timeout: returns -ETIME, with
+ *     fewer than `batch` CQEs ready).
+ *
+ * It consumes nothing: the application reaps every CQE itself. It sets the
+ * waiter's target (cq_tail = head + batch) and deadline (ls->timeout =
+ * first seen + max_wait_us, never later than the caller's own timeout).
+ * "First seen" is when the program ran and found the CQE, which can be a
+ * little after it was posted. Counters: wakes_batch (returned with a full
+ * batch), wakes_late (found the deadline already passed), steps.
+ *
+ * Run:   iouring-bpf run batch-wait --count 64 --set batch=8 \
+ *            --set max_wait_us=20000
+ *        (64 timeouts expire at staggered times; every 0 return has >= 8
+ *        CQEs, every -ETIME return has at least one; all 64 are seen)
+ */
+#include "iouring_bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+IOU_EXIT_INFO_DEFINE();
+
+const volatile __u32 batch = 4;
+const volatile __u64 max_wait_us = 1000;
+
+__u64 first_ns;		/* when the oldest unreaped CQE was first seen */
+__u32 first_head;	/* cq head at that time (the batch it belongs to) */
+__u32 have_first;
+__u64 wakes_batch, wakes_late, steps;
+
+IOU_LOOP_PROG(batch_wait_loop)
+{
+	struct iou_ring r;
+	__u32 head, ready;
+	__u64 now, deadline;
+
+	steps++;
+	if (iou_ring_init(L, &r)) {
+		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
+		return IOU_STOP;
+	}
+	head = iou_cq_head_get(&r);
+	ready = iou_cq_ready(&r);
+	now = iou_now_ns();
+
+	if (!ready) {
+		have_first = 0;
+		iou_wait_target(L, head + 1);
+		return IOU_WAIT;
+	}
+	/* a new batch starts when the application has reaped the old one */
+	if (!have_first || first_head != head) {
+		have_first = 1;
+		first_head = head;
+		first_ns = now;
+	}
+	if (ready >= batch) {
+		wakes_batch++;
+		have_first = 0;
+		return IOU_STOP;
+	}
+	deadline = first_ns + max_wait_us * IOU_NSEC_PER_USEC;
+	if (now >= deadline) {
+		wakes_late++;
+		have_first = 0;
+		return IOU_STOP;
+	}
+	iou_wait_target(L, head + batch);
+	if ((__s64)deadline < (__s64)iou_wait_timeout_get(L))
+		iou_wait_timeout(L, deadline);
+	return IOU_WAIT;
+}
+
+IOU_LOOP_OPS(batch_wait_ops, batch_wait_loop);

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cq-stats - watch every completion without changing what the app sees.
+ *
+ * What it shows: the loop hook (Pavel Begunkov's v3, struct_ops
+ * `io_uring_ops`) as an observer. Each time the waiter wakes, the program
+ * reads the CQEs posted since it last looked (without consuming them: the
+ * CQ head is the application's) and counts them by result and by latency.
+ * It keeps the kernel's wait target (cq.head + min_complete) and returns
+ * STOP exactly when that target is met, so io_uring_enter() returns when
+ * it would have without the program. (Only when more than IOU_MAX_BATCH
+ * CQEs arrive at once does it ask to be called again at once, to count
+ * the rest, and then restores the target.)
+ *
+ * Counts: nr_cqes, nr_zero (res == 0), nr_pos (res > 0), nr_neg (res < 0),
+ * errno_count[e] for res == -e (e < 134, else errno_count[0]), and, when
+ * `ud_is_ts` is 1 (the application puts the CLOCK_MONOTONIC ns of
+ * submission in user_data), lat_hist[b]: completions whose latency, in
+ * microseconds, has its highest bit at b (bucket 0: < 2 us).
+ *
+ * Attach it to your own application's ring while it runs:
+ *        iouring-bpf load cq-stats --ring PID:FD
+ *        iouring-bpf show
+ *
+ * Run:   iouring-bpf run cq-stats --count 256
+ *        (a mix of NOPs, reads past EOF and bad-fd requests; the counts the
+ *        program reports must equal what user space reaped)
+ */
+#include "iouring_bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+IOU_EXIT_INFO_DEFINE();
+
+#define ERRNO_MAX	134
+#define LAT_BUCKETS	32
+
+const volatile __u32 ud_is_ts;
+
+__u32 seen, seen_valid;
+__u32 app_target, last_set, overridden;
+__u64 nr_cqes, nr_zero, nr_pos, nr_neg, steps, stops;
+__u64 errno_count[ERRNO_MAX];
+__u64 lat_hist[LAT_BUCKETS];
+
+static __always_inline __u32 log2_bucket(__u64 v)
+{
+	__u32 b = 0, i;
+
+	for (i = 1; i < LAT_BUCKETS; i++) {
+		if (v >> i)
+			b = i;
+	}
+	return b;
+}
+
+static __always_inline void observe(struct io_uring_cqe *cqe, __u64 now)
+{
+	__s32 res = cqe->res;
+	__u64 ud = cqe->user_data;
+	__u32 e, b;
+
+	nr_cqes++;
+	if (res == 0) {
+		nr_zero++;
+	} else if (res > 0) {
+		nr_pos++;
+	} else {
+		nr_neg++;
+		e = -res;
+		if (e >= ERRNO_MAX)
+			e = 0;
+		errno_count[e]++;
+	}
+	if (ud_is_ts && ud && ud <= now) {
+		b = log2_bucket((now - ud) / IOU_NSEC_PER_USEC);
+		if (b < LAT_BUCKETS)
+			lat_hist[b]++;
+	}
+}
+
+IOU_LOOP_PROG(cq_stats_loop)
+{
+	struct iou_ring r;
+	__u32 i, head, tail, from, n;
+	__u64 now;
+
+	steps++;
+	if (iou_ring_init(L, &r)) {
+		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
+		return IOU_STOP;
+	}
+	head = iou_cq_head_get(&r);
+	tail = iou_cq_tail_get(&r);
+	from = seen_valid && (__s32)(seen - head) > 0 ? seen : head;
+	n = tail - from;
+	now = iou_now_ns();
+	iou_for_each_cqe(i, n)
+		observe(iou_cqe_at(&r, from + i), now);
+	seen = from + i;
+	seen_valid = 1;
+
+	/* the application's target, unless it is the one we set last time */
+	if (!overridden || iou_wait_target_get(L) != last_set)
+		app_target = iou_wait_target_get(L);
+	overridden = 0;
+
+	if ((__s32)(tail - app_target) >= 0) {
+		stops++;
+		return IOU_STOP;
+	}
+	/* more to look at than one batch: come back at once */
+	if (i < n) {
+		overridden = 1;
+		last_set = tail;
+		iou_wait_target(L, tail);
+		return IOU_WAIT;
+	}
+	iou_wait_target(L, app_target);
+	return IOU_WAIT;
+}
+
+IOU_LOOP_OPS(cq_stats_ops, cq_stats_loop);

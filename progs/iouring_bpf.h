@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iouring_bpf.h - the one header every program in progs/ includes.
+ *
+ * It gives a BPF program, compiled CO-RE against vmlinux/vmlinux.h:
+ *
+ *   1. the kfuncs of both io_uring + BPF series (declared __weak, so an
+ *      object still opens on a kernel that lacks some of them; the loader
+ *      probes BTF before it loads anything);
+ *   2. ring access for loop programs: SQ/CQ through offsets that the loader
+ *      copies from struct io_uring_params into .rodata before load (iou_*
+ *      variables below), CQE walking, SQE filling (NOP, READ, WRITE, BPF op);
+ *   3. a THIN binding to the two struct_ops types:
+ *        IORING_OP_BPF ops     struct uring_bpf_ops   (Ming Lei's series)
+ *        loop hook             struct io_uring_ops    (Pavel Begunkov's v3)
+ *      Programs use IOU_LOOP_PROG()/IOU_LOOP_OPS(), IOU_WAIT/IOU_STOP,
+ *      iou_wait_target(), iou_ring_init() and never touch struct
+ *      iou_loop_state or region numbers directly. Porting to mainline
+ *      7.1's io_uring_bpf_ops (callback loop_step, struct iou_loop_params
+ *      with cq_wait_idx, IOU_LOOP_CONTINUE/IOU_LOOP_STOP, regions
+ *      IOU_REGION_MEM 0 / IOU_REGION_CQ 1 / IOU_REGION_SQ 2) changes only
+ *      the section marked "loop binding" below;
+ *   4. exit info (like sched_ext's user_exit_info.h): IOU_EXIT_DONE() and
+ *      IOU_EXIT_ERROR() record why a program stopped, the loader prints it.
+ */
+#ifndef __IOURING_BPF_H
+#define __IOURING_BPF_H
+
+/* our own kfunc declarations below; skip the ones bpftool may dump */
+#define BPF_NO_KFUNC_PROTOTYPES
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "iou_opflags.h"
+#include "iou_exit_info.h"
+
+/* ---------------------------------------------------------------------- */
+/* uapi constants vmlinux.h cannot carry (macros, or values from our ABI)  */
+
+#define IOU_OP_NOP		0
+#define IOU_OP_READ		22
+#define IOU_OP_WRITE		23
+#define IOU_OP_BPF		65
+
+#define IOU_SQE_IO_LINK		(1U << 2)
+#define IOU_SQE_ASYNC		(1U << 4)
+
+#define IOU_SQE_SIZE		64
+#define IOU_CQE_SIZE		16
+
+#ifndef EINVAL
+#define EPERM		1
+#define ENOENT		2
+#define EIO		5
+#define EBADF		9
+#define EAGAIN		11
+#define ENOMEM		12
+#define EFAULT		14
+#define EBUSY		16
+#define EINVAL		22
+#define ENOSPC		28
+#define ERANGE		34
+#define ETIME		62
+#define EBADMSG		74
+#define EOVERFLOW	75
+#define ECANCELED	125
+#endif
+
+#define IOU_NSEC_PER_USEC	1000ULL
+
+/* how many CQEs/SQEs one loop invocation handles at most (verifier bound) */
+#ifndef IOU_MAX_BATCH
+#define IOU_MAX_BATCH		64
+#endif
+
+/* ---------------------------------------------------------------------- */
+/* kfuncs                                                                 */
+
+/* IORING_OP_BPF (uring_bpf_ops programs) */
+extern void uring_bpf_set_result(struct uring_bpf_data *data, int res)
+	__ksym __weak;
+extern struct io_kiocb *uring_bpf_data_to_req(struct uring_bpf_data *data)
+	__ksym __weak;
+extern int io_uring_bpf_req_memcpy(struct uring_bpf_data *data,
+				   struct bpf_req_mem_desc *dest,
+				   struct bpf_req_mem_desc *src,
+				   unsigned int len) __ksym __weak;
+
+/* loop hook (io_uring_ops programs); submit_sqes makes a program sleepable */
+extern int bpf_io_uring_submit_sqes(struct io_ring_ctx *ctx, __u32 nr)
+	__ksym __weak;
+extern __u8 *bpf_io_uring_get_region(struct io_ring_ctx *ctx, __u32 region_id,
+				     const size_t rdwr_buf_size) __ksym __weak;
+
+/* ---------------------------------------------------------------------- */
+/* exit info                                                              */
+
+/* Define once per program: the loader reads it by the name "iou_exit". */
+#define IOU_EXIT_INFO_DEFINE()						\
+	struct iou_exit_info iou_exit SEC(".data")
+
+extern struct iou_exit_info iou_exit;
+
+/* First reason wins; msg must be a string literal. */
+#define __IOU_EXIT(__kind, __code, __value, __msg) ({			\
+	static const char ___m[] = __msg;				\
+	if (iou_exit.kind == IOU_EXIT_KIND_NONE) {			\
+		unsigned int ___i;					\
+		for (___i = 0; ___i < sizeof(___m) &&			\
+			       ___i < IOU_EXIT_MSG_LEN; ___i++)		\
+			iou_exit.msg[___i] = ___m[___i];		\
+		iou_exit.code = (__code);				\
+		iou_exit.value = (__value);				\
+		iou_exit.kind = (__kind);				\
+	}								\
+})
+#define IOU_EXIT_DONE(__value, __msg)					\
+	__IOU_EXIT(IOU_EXIT_KIND_DONE, 0, __value, __msg)
+#define IOU_EXIT_ERROR(__code, __value, __msg)				\
+	__IOU_EXIT(IOU_EXIT_KIND_ERROR, __code, __value, __msg)
+
+/* ---------------------------------------------------------------------- */
+/* IORING_OP_BPF binding (struct uring_bpf_ops)                           */
+
+#define IOU_OP_PREP(fn)							\
+	SEC("struct_ops/prep_fn")					\
+	int BPF_PROG(fn, struct uring_bpf_data *data,			\
+		     const struct io_uring_sqe *sqe)
+#define IOU_OP_ISSUE(fn)						\
+	SEC("struct_ops/issue_fn")					\
+	int BPF_PROG(fn, struct uring_bpf_data *data)
+#define IOU_OP_FAIL(fn)							\
+	SEC("struct_ops/fail_fn")					\
+	void BPF_PROG(fn, struct uring_bpf_data *data)
+#define IOU_OP_CLEANUP(fn)						\
+	SEC("struct_ops/cleanup_fn")					\
+	void BPF_PROG(fn, struct uring_bpf_data *data)
+
+/*
+ * The op: `IOU_OP_OPS(name, id, prep, issue);` The loader's --id N
+ * overrides the id before load. Programs that need fail_fn/cleanup_fn write
+ * the struct themselves, with SEC(".struct_ops.link").
+ */
+#define IOU_OP_OPS(__name, __id, __prep, __issue)			\
+	SEC(".struct_ops.link") struct uring_bpf_ops __name = {		\
+		.id = (__id),						\
+		.prep_fn = (void *)__prep,				\
+		.issue_fn = (void *)__issue,				\
+	}
+
+/* the 18 bits of sqe->bpf_op_flags that belong to the program */
+static __always_inline __u32 iou_op_flags(struct uring_bpf_data *data)
+{
+	return data->opf & IORING_BPF_CUSTOM_FLAGS_MASK;
+}
+
+static __always_inline void iou_op_set_result(struct uring_bpf_data *data,
+					      int res)
+{
+	uring_bpf_set_result(data, res);
+}
+
+/* copy len bytes from buffer src_id (1|2) at src_off to dst_id at dst_off */
+static __always_inline int iou_op_memcpy(struct uring_bpf_data *data,
+					 __u8 dst_id, unsigned int dst_off,
+					 __u8 src_id, unsigned int src_off,
+					 unsigned int len)
+{
+	struct bpf_req_mem_desc dst = { .buf_id = dst_id, .offset = dst_off };
+	struct bpf_req_mem_desc src = { .buf_id = src_id, .offset = src_off };
+
+	return io_uring_bpf_req_memcpy(data, &dst, &src, len);
+}
+
+/* ---------------------------------------------------------------------- */
+/* loop binding (struct io_uring_ops, v3) -- the only part a port touches */
+
+/*
+ * 7.1 port: IOU_WAIT -> IOU_LOOP_CONTINUE, IOU_STOP -> IOU_LOOP_STOP,
+ * struct iou_loop_state -> struct iou_loop_params, "loop" -> "loop_step",
+ * iou_wait_target() writes cq_wait_idx, iou_wait_timeout() has no
+ * equivalent (make it a no-op), regions: rings -> IOU_REGION_CQ (1),
+ * SQEs -> IOU_REGION_SQ (2).
+ */
+#define IOU_WAIT		IOU_RES_WAIT
+#define IOU_STOP		IOU_RES_STOP
+#define IOU_REGION_RINGS	0	/* SQ/CQ headers, CQEs, SQ array */
+#define IOU_REGION_SQES		1	/* the SQE array */
+
+struct iou_loop {
+	struct io_ring_ctx	*ctx;
+	struct iou_loop_state	*ls;
+};
+
+/*
+ * IOU_LOOP_PROG(fn) { ... } defines the loop callback; the body sees
+ * `struct iou_loop *L` and returns IOU_WAIT or IOU_STOP. Sleepable,
+ * because iou_submit() calls bpf_io_uring_submit_sqes().
+ */
+#define IOU_LOOP_PROG(fn)						\
+	static __always_inline int ____iou_##fn(struct iou_loop *L);	\
+	SEC("struct_ops.s/loop")					\
+	int BPF_PROG(fn, struct io_ring_ctx *ring, struct iou_loop_state *ls) \
+	{								\
+		struct iou_loop ___l = { .ctx = ring, .ls = ls };	\
+									\
+		return ____iou_##fn(&___l);				\
+	}								\
+	static __always_inline int ____iou_##fn(struct iou_loop *L)
+
+/* `IOU_LOOP_OPS(name, fn);` -- the loader sets .ring_fd before load */
+#define IOU_LOOP_OPS(__name, __fn)					\
+	SEC(".struct_ops.link") struct io_uring_ops __name = {		\
+		.loop = (void *)__fn,					\
+	}
+
+/* wake the waiter when the CQ tail reaches cq_tail */
+static __always_inline void iou_wait_target(struct iou_loop *L, __u32 cq_tail)
+{
+	L->ls->cq_tail = cq_tail;
+}
+
+/* the CQ tail the waiter wants: cq.head + min_complete on a fresh wait */
+static __always_inline __u32 iou_wait_target_get(struct iou_loop *L)
+{
+	return L->ls->cq_tail;
+}
+
+/* end the wait (-ETIME) at abs_ns, CLOCK_MONOTONIC (bpf_ktime_get_ns()) */
+static __always_inline void iou_wait_timeout(struct iou_loop *L, __u64 abs_ns)
+{
+	L->ls->timeout = abs_ns;
+}
+
+static __always_inline __u64 iou_wait_timeout_get(struct iou_loop *L)
+{
+	return L->ls->timeout;
+}
+
+/* submit nr SQEs (after iou_sq_commit()); returns how many were taken */
+static __always_inline int iou_submit(struct iou_loop *L, __u32 nr)
+{
+	return bpf_io_uring_submit_sqes(L->ctx, nr);
+}
+
+/* ---------------------------------------------------------------------- */
+/* ring geometry (set by the loader from struct io_uring_params)          */
+
+const volatile __u32 iou_sq_head;	/* sq_off.head */
+const volatile __u32 iou_sq_tail;	/* sq_off.tail */
+const volatile __u32 iou_sq_mask;	/* sq_entries - 1 */
+const volatile __u32 iou_sq_entries;
+const volatile __u32 iou_sq_array;	/* sq_off.array, 0 with NO_SQARRAY */
+const volatile __u32 iou_cq_head;	/* cq_off.head */
+const volatile __u32 iou_cq_tail;	/* cq_off.tail */
+const volatile __u32 iou_cq_mask;	/* cq_entries - 1 */
+const volatile __u32 iou_cq_entries;
+const volatile __u32 iou_cqes;		/* cq_off.cqes */
+const volatile __u64 iou_rings_size;	/* bytes of region 0 we touch */
+const volatile __u64 iou_sqes_size;	/* sq_entries * 64 */
+
+struct iou_ring {
+	__u8	*rings;		/* region 0: headers, CQEs, SQ array */
+	__u8	*sqes;		/* region 1: SQEs */
+	__u32	sq_tail;	/* local SQ tail, published by iou_sq_commit */
+	__u32	sq_queued;	/* SQEs filled since the last commit */
+};
+
+/* map the regions; 0 or -EFAULT (then the program should IOU_EXIT_ERROR) */
+static __always_inline int iou_ring_init(struct iou_loop *L,
+					 struct iou_ring *r)
+{
+	__u8 *rings, *sqes;
+
+	rings = bpf_io_uring_get_region(L->ctx, IOU_REGION_RINGS,
+					iou_rings_size);
+	if (!rings)
+		return -EFAULT;
+	sqes = bpf_io_uring_get_region(L->ctx, IOU_REGION_SQES, iou_sqes_size);
+	if (!sqes)
+		return -EFAULT;
+	r->rings = rings;
+	r->sqes = sqes;
+	r->sq_tail = *(volatile __u32 *)(rings + iou_sq_tail);
+	r->sq_queued = 0;
+	return 0;
+}
+
+/* CQ side ------------------------------------------------------------- */
+
+static __always_inline __u32 iou_cq_head_get(struct iou_ring *r)
+{
+	return *(volatile __u32 *)(r->rings + iou_cq_head);
+}
+
+static __always_inline __u32 iou_cq_tail_get(struct iou_ring *r)
+{
+	return *(volatile __u32 *)(r->rings + iou_cq_tail);
+}
+
+/* CQEs posted and not yet consumed */
+static __always_inline __u32 iou_cq_ready(struct iou_ring *r)
+{
+	return iou_cq_tail_get(r) - iou_cq_head_get(r);
+}
+
+/* the CQE at ring index idx (a head/tail counter, masked here) */
+static __always_inline struct io_uring_cqe *iou_cqe_at(struct iou_ring *r,
+						       __u32 idx)
+{
+	return (void *)(r->rings + iou_cqes +
+			(__u64)(idx & iou_cq_mask) * IOU_CQE_SIZE);
+}
+
+/* consume n CQEs (user space will not see them) */
+static __always_inline void iou_cq_advance(struct iou_ring *r, __u32 n)
+{
+	*(volatile __u32 *)(r->rings + iou_cq_head) = iou_cq_head_get(r) + n;
+}
+
+/*
+ * Walk the CQEs between head and tail, at most IOU_MAX_BATCH:
+ *
+ *	__u32 i, head = iou_cq_head_get(&r), n = iou_cq_ready(&r);
+ *	iou_for_each_cqe(i, n) {
+ *		struct io_uring_cqe *cqe = iou_cqe_at(&r, head + i);
+ *		...
+ *	}
+ *	iou_cq_advance(&r, i);
+ */
+#define iou_for_each_cqe(__i, __n)					\
+	for ((__i) = 0; (__i) < (__n) && (__i) < IOU_MAX_BATCH; (__i)++)
+
+/* SQ side ------------------------------------------------------------- */
+
+static __always_inline __u32 iou_sq_space(struct iou_ring *r)
+{
+	__u32 head = *(volatile __u32 *)(r->rings + iou_sq_head);
+
+	return iou_sq_entries - (r->sq_tail - head);
+}
+
+/* next free SQE, zeroed, or NULL if the SQ is full */
+static __always_inline struct io_uring_sqe *iou_sqe_get(struct iou_ring *r)
+{
+	__u32 idx = r->sq_tail & iou_sq_mask;
+	struct io_uring_sqe *sqe;
+
+	if (!iou_sq_space(r))
+		return NULL;
+	if (iou_sq_array)
+		*(__u32 *)(r->rings + iou_sq_array + (__u64)idx * 4) = idx;
+	sqe = (void *)(r->sqes + (__u64)idx * IOU_SQE_SIZE);
+	__builtin_memset(sqe, 0, IOU_SQE_SIZE);
+	r->sq_tail++;
+	r->sq_queued++;
+	return sqe;
+}
+
+/* publish the SQEs filled so far; returns how many to submit */
+static __always_inline __u32 iou_sq_commit(struct iou_ring *r)
+{
+	__u32 n = r->sq_queued;
+
+	*(volatile __u32 *)(r->rings + iou_sq_tail) = r->sq_tail;
+	r->sq_queued = 0;
+	return n;
+}
+
+static __always_inline void iou_prep_nop(struct io_uring_sqe *sqe,
+					 __u64 user_data)
+{
+	sqe->opcode = IOU_OP_NOP;
+	sqe->user_data = user_data;
+}
+
+static __always_inline void iou_prep_rw(struct io_uring_sqe *sqe, __u8 op,
+					int fd, __u64 addr, __u32 len,
+					__u64 off, __u64 user_data)
+{
+	sqe->opcode = op;
+	sqe->fd = fd;
+	sqe->addr = addr;
+	sqe->len = len;
+	sqe->off = off;
+	sqe->user_data = user_data;
+}
+
+static __always_inline void iou_prep_read(struct io_uring_sqe *sqe, int fd,
+					  __u64 addr, __u32 len, __u64 off,
+					  __u64 user_data)
+{
+	iou_prep_rw(sqe, IOU_OP_READ, fd, addr, len, off, user_data);
+}
+
+static __always_inline void iou_prep_write(struct io_uring_sqe *sqe, int fd,
+					   __u64 addr, __u32 len, __u64 off,
+					   __u64 user_data)
+{
+	iou_prep_rw(sqe, IOU_OP_WRITE, fd, addr, len, off, user_data);
+}
+
+/* an IORING_OP_BPF request for op id `op` with plain buffers (0 = none) */
+static __always_inline void iou_prep_bpf(struct io_uring_sqe *sqe, __u32 op,
+					 __u64 buf1, __u32 len1,
+					 __u64 buf2, __u32 len2,
+					 __u32 flags, __u64 user_data)
+{
+	__u32 t1 = buf1 ? IORING_BPF_BUF_TYPE_PLAIN : IORING_BPF_BUF_TYPE_NONE;
+	__u32 t2 = buf2 ? IORING_BPF_BUF_TYPE_PLAIN : IORING_BPF_BUF_TYPE_NONE;
+
+	sqe->opcode = IOU_OP_BPF;
+	sqe->addr = buf1;
+	sqe->len = len1;
+	sqe->addr3 = buf2;
+	sqe->optlen = len2;
+	/* bpf_op_flags shares the union (and offset 28) with rw_flags */
+	sqe->rw_flags = iou_bpf_op_flags(op, t1, t2, flags);
+	sqe->user_data = user_data;
+}
+
+/* time helpers -------------------------------------------------------- */
+
+static __always_inline __u64 iou_now_ns(void)
+{
+	return bpf_ktime_get_ns();
+}
+
+#endif /* __IOURING_BPF_H */
