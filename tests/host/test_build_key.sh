@@ -1,0 +1,60 @@
+#!/bin/bash
+# kernel/build --print-key: the key changes when a patch's content, the
+# order of the series or the flavour changes, and not otherwise; a series
+# naming a missing patch is an error that names it.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=$ROOT/kernel/build
+TARBALL=${IOURING_BPF_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+if [ ! -f "$TARBALL" ]; then
+	echo "no kernel source tarball ($TARBALL): apt-get install linux-source-6.12"
+	exit 77
+fi
+T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/key.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+mkdir -p "$T/p"
+key() { IOURING_BPF_SERIES=$T/p/series "$BUILD" --print-key "$@"; }
+fail=0
+check() {	# check DESCRIPTION KEY1 OP KEY2
+	if [ "$3" = "!=" ] && [ "$2" = "$4" ]; then echo "FAIL: $1: key did not change"; fail=1
+	elif [ "$3" = "==" ] && [ "$2" != "$4" ]; then echo "FAIL: $1: key changed"; fail=1
+	else echo "ok: $1"; fi
+}
+
+printf 'diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\n' >"$T/p/0001-a.patch"
+printf 'diff --git a/b b/b\n--- a/b\n+++ b/b\n@@ -1 +1 @@\n-x\n+z\n' >"$T/p/0002-b.patch"
+printf '# comment\n0001-a.patch\n\n0002-b.patch  # trailing comment\n' >"$T/p/series"
+k1=$(key)
+[[ "$k1" =~ ^[0-9a-f]{64}$ ]] || { echo "FAIL: key is not a sha256: '$k1'"; exit 1; }
+check "same input, same key" "$k1" == "$(key)"
+check "debug flavour" "$k1" != "$(key --debug)"
+
+printf '0001-a.patch\n0002-b.patch\n' >"$T/p/series"
+check "comments and blank lines do not count" "$k1" == "$(key)"
+
+printf '0002-b.patch\n0001-a.patch\n' >"$T/p/series"
+check "series order" "$k1" != "$(key)"
+
+printf '0001-a.patch\n0002-b.patch\n' >"$T/p/series"
+echo "+more" >>"$T/p/0002-b.patch"
+check "patch content" "$k1" != "$(key)"
+
+: >"$T/p/series"
+k0=$(key)
+check "empty series = no series" "$k0" == "$(IOURING_BPF_SERIES=/dev/null "$BUILD" --print-key)"
+check "empty series = --no-patches" "$k0" == "$("$BUILD" --no-patches --print-key)"
+check "a patch vs none" "$k0" != "$k1"
+
+printf '0001-a.patch\n0009-missing.patch\n' >"$T/p/series"
+rc=0; err=$(key 2>&1) || rc=$?
+if [ $rc = 0 ] || ! grep -q "0009-missing.patch" <<<"$err"; then
+	echo "FAIL: a missing patch must fail and be named (rc=$rc): $err"; fail=1
+else
+	echo "ok: missing patch named: $err"
+fi
+
+rc=0; "$BUILD" -j nope --print-key 2>/dev/null || rc=$?
+[ $rc = 2 ] && echo "ok: bad -j is a usage error" || { echo "FAIL: bad -j: exit $rc, expected 2"; fail=1; }
+rc=0; "$BUILD" --bogus 2>/dev/null || rc=$?
+[ $rc = 2 ] && echo "ok: unknown option is a usage error" || { echo "FAIL: --bogus: exit $rc"; fail=1; }
+exit $fail
