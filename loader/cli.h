@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* cli.h - what the subcommands of iouring-bpf share */
+#ifndef __IOURING_BPF_CLI_H
+#define __IOURING_BPF_CLI_H
+
+#include <stdio.h>
+#include "lib/iouring-bpf.h"
+#include "catalog.h"
+
+/* exit codes: enum iouring_bpf_status (lib/iouring-bpf.h) */
+#define EXIT_OK		IOURING_BPF_OK
+#define EXIT_FAIL	IOURING_BPF_FAIL
+#define EXIT_USAGE	IOURING_BPF_USAGE
+#define EXIT_NOFEATURE	IOURING_BPF_NOFEATURE
+#define EXIT_PERM	IOURING_BPF_PERM
+#define EXIT_REJECTED	IOURING_BPF_REJECTED
+
+#define PIN_DIR		"/sys/fs/bpf/iouring-bpf"
+
+extern int cli_verbose;
+
+int cmd_list(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_load(int argc, char **argv);
+int cmd_unload(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+
+/* out.c */
+void json_str(FILE *f, const char *s);
+/* print err (msg + detail) to stderr as "iouring-bpf CMD: ..." and
+ * return its status as the exit code */
+int report_error(const char *cmd, const struct iouring_bpf_error *err);
+/* an integer from a command-line argument; -1 and a message if bad */
+int parse_ll(const char *cmd, const char *what, const char *s,
+	     long long min, long long max, long long *out);
+
+#endif /* __IOURING_BPF_CLI_H */

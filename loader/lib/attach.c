@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attach.c - open a program (catalogue name or .bpf.o), set its parameters
+ * and ring, load, attach, pin. Every failure fills iouring_bpf_error with a
+ * status (the CLI's exit code), what went wrong and what to do.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/utsname.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include "internal.h"
+#include "../ring.h"
+
+#ifndef BPF_FS_MAGIC
+#define BPF_FS_MAGIC	0xcafe4a11
+#endif
+#ifndef BPF_F_LINK
+#define BPF_F_LINK	(1U << 13)	/* 6.4+; Debian 12's header predates it */
+#endif
+
+int iouring_bpf_errorf(struct iouring_bpf_error *err, int status, int errnum,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errnum < 0)
+		errnum = -errnum;
+	if (err) {
+		err->status = status;
+		err->err = errnum;
+		err->detail[0] = '\0';
+		va_start(ap, fmt);
+		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+		va_end(ap);
+	}
+	return errnum ? -errnum : -1;
+}
+
+static const char *kernel_release(void)
+{
+	static struct utsname u;
+
+	if (!u.release[0] && uname(&u))
+		return "?";
+	return u.release;
+}
+
+static const char *kind_type(enum iouring_bpf_kind kind)
+{
+	return kind == IOURING_BPF_KIND_OP ? "uring_bpf_ops" : "io_uring_ops";
+}
+
+static const char *kind_feature(enum iouring_bpf_kind kind)
+{
+	return kind == IOURING_BPF_KIND_OP ?
+	       "IORING_OP_BPF (Ming Lei's series)" :
+	       "the io_uring loop hook (Pavel Begunkov's series)";
+}
+
+/* the object's one struct_ops map, and which of our two types it is */
+static int find_ops(struct iouring_bpf *h, struct iouring_bpf_error *err)
+{
+	struct btf *btf = bpf_object__btf(h->obj);
+	struct bpf_map *map;
+	int n = 0;
+
+	bpf_object__for_each_map(map, h->obj) {
+		const struct btf_type *t;
+		const char *tn;
+
+		if (bpf_map__type(map) != BPF_MAP_TYPE_STRUCT_OPS)
+			continue;
+		t = btf ? btf__type_by_id(btf, bpf_map__btf_value_type_id(map))
+			: NULL;
+		tn = t ? btf__name_by_offset(btf, t->name_off) : "?";
+		if (!strcmp(tn, "uring_bpf_ops")) {
+			h->kind = IOURING_BPF_KIND_OP;
+		} else if (!strcmp(tn, "io_uring_ops")) {
+			h->kind = IOURING_BPF_KIND_LOOP;
+		} else {
+			return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"%s: struct_ops map '%s' is a 'struct %s'; this tool loads 'struct uring_bpf_ops' or 'struct io_uring_ops' only",
+				h->name, bpf_map__name(map), tn);
+		}
+		h->ops = map;
+		n++;
+	}
+	if (n != 1)
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+			"%s: has %d struct_ops maps; put exactly one SEC(\".struct_ops.link\") struct uring_bpf_ops or struct io_uring_ops in it",
+			h->name, n);
+	/* pinnable links need BPF_F_LINK (SEC(".struct_ops.link")) */
+	if (!(bpf_map__map_flags(h->ops) & BPF_F_LINK))
+		bpf_map__set_map_flags(h->ops,
+				       bpf_map__map_flags(h->ops) | BPF_F_LINK);
+	return 0;
+}
+
+static void base_name(const char *path, char *out, size_t len)
+{
+	const char *b = strrchr(path, '/');
+
+	snprintf(out, len, "%s", b ? b + 1 : path);
+	out[strcspn(out, ".")] = '\0';	/* bpffs names may not hold dots */
+}
+
+struct iouring_bpf *iouring_bpf_open(const char *prog,
+				     struct iouring_bpf_error *err)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	struct iouring_bpf *h;
+	size_t sz;
+	void *p;
+	int ret;
+
+	iou_log_reset();
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		iou_fail(err, IOURING_BPF_FAIL, ENOMEM, "out of memory");
+		return NULL;
+	}
+	h->op_id = -1;
+	h->prog = catalog_find(prog);
+	if (h->prog) {
+		const void *elf = h->prog->elf(&sz);
+
+		snprintf(h->name, sizeof(h->name), "%s", h->prog->name);
+		opts.object_name = h->prog->name;
+		h->obj = bpf_object__open_mem(elf, sz, &opts);
+	} else if (access(prog, R_OK) == 0) {
+		base_name(prog, h->name, sizeof(h->name));
+		h->obj = bpf_object__open_file(prog, &opts);
+	} else {
+		iou_fail(err, IOURING_BPF_USAGE, ENOENT,
+			 "unknown program '%s': not in the catalogue (see `iouring-bpf list`) and not a readable .bpf.o file",
+			 prog);
+		free(h);
+		return NULL;
+	}
+	if (!h->obj) {
+		ret = -errno;
+		iou_fail(err, IOURING_BPF_USAGE, ret,
+			 "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g?)",
+			 prog, strerror(-ret));
+		free(h);
+		return NULL;
+	}
+	if (find_ops(h, err)) {
+		iouring_bpf_close(h);
+		return NULL;
+	}
+	if (h->kind == IOURING_BPF_KIND_OP) {
+		p = ops_member_ptr(h->obj, h->ops, "id", &sz);
+		if (p && sz == 2)
+			h->op_id = *(__u16 *)p;
+	}
+	return h;
+}
+
+int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
+			long long value, struct iouring_bpf_error *err)
+{
+	const char *sec;
+	size_t size;
+	void *p;
+	int ret;
+
+	if (h->loaded)
+		return iou_fail(err, IOURING_BPF_USAGE, EBUSY,
+				"%s: parameters are set before load", h->name);
+	p = objvar_ptr(h->obj, name, &size, &sec);
+	if (!p || strcmp(sec, ".rodata"))
+		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
+			"%s: no parameter '%s' (a `const volatile` global of the program; see `iouring-bpf list`)",
+			h->name, name);
+	ret = int_put(p, size, value);
+	if (ret)
+		return iou_fail(err, IOURING_BPF_USAGE, -ret,
+				"%s: %s=%lld does not fit its %zu-byte variable",
+				h->name, name, value, size);
+	return 0;
+}
+
+int iouring_bpf_set(struct iouring_bpf *h, const char *kv,
+		    struct iouring_bpf_error *err)
+{
+	const char *eq = strchr(kv, '=');
+	char name[128], *end;
+	long long v;
+
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(name))
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"bad parameter '%s': expected KEY=VALUE", kv);
+	memcpy(name, kv, eq - kv);
+	name[eq - kv] = '\0';
+	if (h->prog && !catalog_param(h->prog, name))
+		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
+			"%s has no parameter '%s' (see `iouring-bpf list`)",
+			h->name, name);
+	errno = 0;
+	v = strtoll(eq + 1, &end, 0);
+	if (errno || end == eq + 1 || *end)
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"bad value in '%s': expected an integer", kv);
+	return iouring_bpf_set_var(h, name, v, err);
+}
+
+int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
+			  struct iouring_bpf_error *err)
+{
+	size_t sz;
+	void *p;
+
+	if (h->kind != IOURING_BPF_KIND_OP)
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"%s is a loop program: it has no op id (use --ring PID:FD)",
+				h->name);
+	if (id < 0 || id > IOU_BPF_MAX_OP_ID)
+		return iou_fail(err, IOURING_BPF_USAGE, ERANGE,
+				"op id %d out of range: 0..255", id);
+	p = ops_member_ptr(h->obj, h->ops, "id", &sz);
+	if (!p || sz != 2)
+		return iou_fail(err, IOURING_BPF_FAIL, EINVAL,
+				"%s: struct uring_bpf_ops has no 16-bit 'id'",
+				h->name);
+	*(__u16 *)p = id;
+	h->op_id = id;
+	return 0;
+}
+
+/* sq_entries, cq_entries of a ring fd from /proc/self/fdinfo */
+static int fdinfo_entries(int fd, unsigned int *sq, unsigned int *cq)
+{
+	char path[64], line[256];
+	unsigned int sqm = 0, cqm = 0;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "SqMask: %x", &sqm) == 1)
+			found |= 1;
+		else if (sscanf(line, "CqMask: %x", &cqm) == 1)
+			found |= 2;
+	}
+	fclose(f);
+	if (found != 3)
+		return -EOPNOTSUPP;
+	*sq = sqm + 1;
+	*cq = cqm + 1;
+	return 0;
+}
+
+static int set_geometry(struct iouring_bpf *h, const struct io_uring_params *p,
+			struct iouring_bpf_error *err)
+{
+	__u32 array = (p->flags & IORING_SETUP_NO_SQARRAY) ? 0 : p->sq_off.array;
+	__u64 cq_end = p->cq_off.cqes + (__u64)p->cq_entries * 16;
+	__u64 sq_end = array ? array + (__u64)p->sq_entries * 4 :
+			       p->sq_off.tail + 4;
+	struct { const char *name; long long v; } g[] = {
+		{ "iou_sq_head", p->sq_off.head },
+		{ "iou_sq_tail", p->sq_off.tail },
+		{ "iou_sq_mask", p->sq_entries - 1 },
+		{ "iou_sq_entries", p->sq_entries },
+		{ "iou_sq_array", array },
+		{ "iou_cq_head", p->cq_off.head },
+		{ "iou_cq_tail", p->cq_off.tail },
+		{ "iou_cq_mask", p->cq_entries - 1 },
+		{ "iou_cq_entries", p->cq_entries },
+		{ "iou_cqes", p->cq_off.cqes },
+		{ "iou_rings_size", cq_end > sq_end ? cq_end : sq_end },
+		{ "iou_sqes_size", (__u64)p->sq_entries * 64 },
+	};
+	size_t i, size;
+	void *v;
+
+	if (p->flags & (IORING_SETUP_CQE32 | IORING_SETUP_SQE128))
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"rings with CQE32 or SQE128 are not supported by the programs' ring helpers");
+	for (i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		v = objvar_ptr(h->obj, g[i].name, &size, NULL);
+		if (v && int_put(v, size, g[i].v))
+			return iou_fail(err, IOURING_BPF_FAIL, ERANGE,
+					"%s: %s does not fit", h->name, g[i].name);
+	}
+	return 0;
+}
+
+int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
+			 const struct io_uring_params *p,
+			 struct iouring_bpf_error *err)
+{
+	struct io_uring_params like;
+	unsigned int sq = 0, cq = 0;
+	size_t sz;
+	void *m;
+	int ret;
+
+	if (h->kind != IOURING_BPF_KIND_LOOP)
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"%s is an op program: it serves every IORING_SETUP_BPF ring, not one ring (use --id N)",
+				h->name);
+	if (!p) {
+		ret = fdinfo_entries(ring_fd, &sq, &cq);
+		if (ret == -EOPNOTSUPP)
+			return iou_fail(err, IOURING_BPF_USAGE, EBADF,
+					"fd %d is not an io_uring", ring_fd);
+		if (ret)
+			return iou_fail(err, IOURING_BPF_FAIL, ret,
+					"cannot read /proc/self/fdinfo/%d: %s",
+					ring_fd, strerror(-ret));
+		ret = ring_params_like(sq, cq, IORING_SETUP_SINGLE_ISSUER |
+				       IORING_SETUP_DEFER_TASKRUN |
+				       IORING_SETUP_NO_SQARRAY, &like);
+		if (ret)
+			return iou_fail(err, IOURING_BPF_FAIL, ret,
+					"cannot learn the ring layout (io_uring_setup of a %u/%u ring): %s",
+					sq, cq, strerror(-ret));
+		p = &like;
+	}
+	ret = set_geometry(h, p, err);
+	if (ret)
+		return ret;
+	m = ops_member_ptr(h->obj, h->ops, "ring_fd", &sz);
+	if (!m || sz != 4)
+		return iou_fail(err, IOURING_BPF_FAIL, EINVAL,
+				"%s: struct io_uring_ops has no 32-bit ring_fd",
+				h->name);
+	*(__u32 *)m = ring_fd;
+	return 0;
+}
+
+static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
+{
+	const char *type = kind_type(h->kind);
+	int ret = iou_kernel_has(type, BTF_KIND_STRUCT);
+
+	if (ret < 0)
+		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
+			"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel (make kernel, kernel/vm-run)",
+			kernel_release(), strerror(-ret));
+	if (!ret)
+		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+			"kernel %s lacks %s: its BTF has no 'struct %s'. Boot the project's patched kernel (make kernel; kernel/vm-run CMD), `iouring-bpf probe` lists what is missing",
+			kernel_release(), kind_feature(h->kind), type);
+	return 0;
+}
+
+int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
+{
+	int ret;
+
+	ret = check_kernel(h, err);
+	if (ret)
+		return ret;
+	iou_log_reset();
+	ret = bpf_object__load(h->obj);
+	if (!ret) {
+		h->loaded = 1;
+		return 0;
+	}
+	if (strstr(iou_log(), "-- BEGIN PROG LOAD LOG --")) {
+		iou_fail(err, IOURING_BPF_REJECTED, ret,
+			 "%s: the verifier rejected the program (%s); its log ends with:",
+			 h->name, strerror(-ret));
+		if (err)
+			iou_log_verifier_tail(err->detail,
+					      sizeof(err->detail));
+		return ret;
+	}
+	if (ret == -EPERM || (ret == -EACCES && geteuid() != 0))
+		return iou_fail(err, IOURING_BPF_PERM, ret,
+			"%s: not permitted to load BPF (%s): struct_ops programs need CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN; run as root",
+			h->name, strerror(-ret));
+	if (ret == -524 /* ENOTSUPP */ || ret == -EOPNOTSUPP)
+		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
+			"%s: the kernel refused the struct_ops map (%d): was it built with CONFIG_MODULES and the io_uring BPF options? See `iouring-bpf probe`",
+			h->name, ret);
+	if (err) {
+		iou_fail(err, IOURING_BPF_REJECTED, ret,
+			 "%s: loading failed: %s; libbpf said:", h->name,
+			 strerror(-ret));
+		snprintf(err->detail, sizeof(err->detail), "%s", iou_log());
+	}
+	return ret;
+}
+
+int iouring_bpf_attach_link(struct iouring_bpf *h,
+			    struct iouring_bpf_error *err)
+{
+	int ret;
+
+	h->link = bpf_map__attach_struct_ops(h->ops);
+	if (h->link)
+		return 0;
+	ret = -errno;
+	if (h->kind == IOURING_BPF_KIND_OP) {
+		if (ret == -EBUSY)
+			return iou_fail(err, IOURING_BPF_FAIL, ret,
+				"%s: op id %d is taken by another uring_bpf_ops (see `iouring-bpf show`): pick another with --id N or unload that one",
+				h->name, h->op_id);
+		return iou_fail(err, IOURING_BPF_FAIL, ret,
+				"%s: registering op id %d failed: %s",
+				h->name, h->op_id, strerror(-ret));
+	}
+	switch (ret) {
+	case -EBUSY:
+		return iou_fail(err, IOURING_BPF_FAIL, ret,
+			"%s: that ring already has a loop program attached (one per ring); detach it first",
+			h->name);
+	case -EOPNOTSUPP:
+		return iou_fail(err, IOURING_BPF_FAIL, ret,
+			"%s: the ring cannot take a loop program: it must be an io_uring created with IORING_SETUP_SINGLE_ISSUER|IORING_SETUP_DEFER_TASKRUN, without SQPOLL or IOPOLL",
+			h->name);
+	case -EBADF:
+		return iou_fail(err, IOURING_BPF_FAIL, ret,
+				"%s: the ring fd is not open", h->name);
+	}
+	return iou_fail(err, IOURING_BPF_FAIL, ret,
+			"%s: attaching to the ring failed: %s", h->name,
+			strerror(-ret));
+}
+
+static int ensure_bpffs(const char *dir, struct iouring_bpf_error *err)
+{
+	struct statfs st;
+
+	if (strncmp(dir, "/sys/fs/bpf", 11))
+		return 0;
+	if (!statfs("/sys/fs/bpf", &st) && st.f_type == BPF_FS_MAGIC)
+		return 0;
+	if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700"))
+		return iou_fail(err, errno == EPERM ? IOURING_BPF_PERM :
+				IOURING_BPF_FAIL, errno,
+				"/sys/fs/bpf is not a BPF filesystem and mounting one failed (%s): mount -t bpf bpf /sys/fs/bpf",
+				strerror(errno));
+	return 0;
+}
+
+int iouring_bpf_pin(struct iouring_bpf *h, const char *path,
+		    struct iouring_bpf_error *err)
+{
+	char dir[256];
+	char *slash;
+	int ret;
+
+	if (!h->link)
+		return iou_fail(err, IOURING_BPF_FAIL, EINVAL,
+				"%s: not attached", h->name);
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		ret = ensure_bpffs(dir, err);
+		if (ret)
+			return ret;
+		if (mkdir(dir, 0700) && errno != EEXIST)
+			return iou_fail(err, IOURING_BPF_FAIL, errno,
+					"cannot create %s: %s", dir,
+					strerror(errno));
+	}
+	if (!access(path, F_OK))
+		return iou_fail(err, IOURING_BPF_FAIL, EEXIST,
+				"%s already exists: something is loaded under that name (iouring-bpf show; unload it or choose --name)",
+				path);
+	ret = bpf_link__pin(h->link, path);
+	if (ret)
+		return iou_fail(err, IOURING_BPF_FAIL, ret,
+				"cannot pin the link at %s: %s", path,
+				strerror(-ret));
+	return 0;
+}
+
+void iouring_bpf_unlink(struct iouring_bpf *h)
+{
+	if (h && h->link) {
+		bpf_link__destroy(h->link);
+		h->link = NULL;
+	}
+}
+
+void iouring_bpf_close(struct iouring_bpf *h)
+{
+	if (!h)
+		return;
+	iouring_bpf_unlink(h);
+	bpf_object__close(h->obj);
+	free(h);
+}
+
+struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
+				       const char *const *params,
+				       struct iouring_bpf_error *err)
+{
+	struct iouring_bpf *h = iouring_bpf_open(prog, err);
+
+	if (!h)
+		return NULL;
+	for (; params && *params; params++)
+		if (iouring_bpf_set(h, *params, err))
+			goto fail;
+	if (h->kind == IOURING_BPF_KIND_LOOP &&
+	    iouring_bpf_set_ring(h, ring_fd, NULL, err))
+		goto fail;
+	if (iouring_bpf_load(h, err) || iouring_bpf_attach_link(h, err))
+		goto fail;
+	return h;
+fail:
+	iouring_bpf_close(h);
+	return NULL;
+}
+
+void iouring_bpf_detach(struct iouring_bpf *h)
+{
+	iouring_bpf_close(h);
+}
+
+enum iouring_bpf_kind iouring_bpf_kind(const struct iouring_bpf *h)
+{
+	return h->kind;
+}
+
+const char *iouring_bpf_name(const struct iouring_bpf *h)
+{
+	return h->name;
+}
+
+int iouring_bpf_op_id(const struct iouring_bpf *h)
+{
+	return h->op_id;
+}
+
+struct bpf_object *iouring_bpf_object(const struct iouring_bpf *h)
+{
+	return h->obj;
+}
+
+struct bpf_link *iouring_bpf_link(const struct iouring_bpf *h)
+{
+	return h->link;
+}
+
+int iouring_bpf_struct_ops_map_fd(const struct iouring_bpf *h)
+{
+	return bpf_map__fd(h->ops);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* internal.h - shared by the library's files; not installed */
+#ifndef __IOURING_BPF_INTERNAL_H
+#define __IOURING_BPF_INTERNAL_H
+
+#include <stdarg.h>
+#include <bpf/libbpf.h>
+#include "iouring-bpf.h"
+#include "../catalog.h"
+
+struct iouring_bpf {
+	struct bpf_object	*obj;
+	const struct iou_prog	*prog;		/* NULL for a user's .bpf.o */
+	char			name[64];
+	enum iouring_bpf_kind	kind;
+	struct bpf_map		*ops;		/* the struct_ops map */
+	struct bpf_link		*link;
+	int			op_id;
+	int			loaded;
+};
+
+#define iou_fail iouring_bpf_errorf
+
+/* objvar.c: globals by name, struct_ops members by name */
+void *objvar_ptr(struct bpf_object *obj, const char *name, size_t *size,
+		 const char **sec);
+void *objvar_ptr_signed(struct bpf_object *obj, const char *name,
+			size_t *size, const char **sec, int *is_signed);
+void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
+		     const char *member, size_t *size);
+int int_get(const void *p, size_t size, int is_signed, long long *v);
+int int_put(void *p, size_t size, long long v);
+
+/* log.c: libbpf's messages */
+void iou_log_reset(void);
+const char *iou_log(void);
+/* the verifier's part of the log, last lines first trimmed to fit */
+void iou_log_verifier_tail(char *out, size_t len);
+
+/* features.c */
+int iou_kernel_has(const char *name, int kind);
+
+#endif /* __IOURING_BPF_INTERNAL_H */

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * list.c - `iouring-bpf list`: the catalogue, with each parameter's default
+ * read from the embedded object itself (so it cannot drift from the .bpf.c).
+ */
+#include <argp.h>
+#include <string.h>
+#include "cli.h"
+
+struct list_args {
+	int json;
+};
+
+static const struct argp_option options[] = {
+	{ "json", 'j', NULL, 0, "Print JSON", 0 },
+	{ 0 },
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct list_args *a = state->input;
+
+	(void)arg;
+	switch (key) {
+	case 'j':
+		a->json = 1;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "list takes no arguments");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	options, parse_opt, NULL,
+	"List the built-in programs, their parameters (--set KEY=VALUE) and "
+	"defaults.", NULL, NULL, NULL,
+};
+
+static void print_text(const struct iou_prog *p, struct iouring_bpf *h)
+{
+	long long v;
+	int i;
+
+	printf("%-12s %-4s %s\n", p->name, iou_kind_name(p->kind), p->desc);
+	printf("%-12s      struct %s, progs/%s", "", iou_kind_type(p->kind),
+	       p->file);
+	if (p->kind == IOU_KIND_OP && h)
+		printf(", op id %d", iouring_bpf_op_id(h));
+	printf("\n");
+	for (i = 0; i < IOU_MAX_PARAMS && p->params[i].name; i++) {
+		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
+			v = 0;
+		printf("%-12s      %s=%lld  %s\n", "", p->params[i].name, v,
+		       p->params[i].help);
+	}
+	printf("%-12s      e.g. %s\n", "", p->example);
+}
+
+static void print_json(const struct iou_prog *p, struct iouring_bpf *h,
+		       int first)
+{
+	long long v;
+	int i;
+
+	printf("%s\n    {\"name\": ", first ? "" : ",");
+	json_str(stdout, p->name);
+	printf(", \"kind\": \"%s\", \"struct_ops\": \"%s\", \"file\": ",
+	       iou_kind_name(p->kind), iou_kind_type(p->kind));
+	json_str(stdout, p->file);
+	printf(", \"description\": ");
+	json_str(stdout, p->desc);
+	if (p->kind == IOU_KIND_OP && h)
+		printf(", \"op_id\": %d", iouring_bpf_op_id(h));
+	printf(", \"example\": ");
+	json_str(stdout, p->example);
+	printf(", \"params\": [");
+	for (i = 0; i < IOU_MAX_PARAMS && p->params[i].name; i++) {
+		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
+			v = 0;
+		printf("%s{\"name\": ", i ? ", " : "");
+		json_str(stdout, p->params[i].name);
+		printf(", \"default\": %lld, \"help\": ", v);
+		json_str(stdout, p->params[i].help);
+		printf("}");
+	}
+	printf("]}");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_args a = { 0 };
+	struct iouring_bpf_error err;
+	size_t i;
+
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	if (a.json)
+		printf("{\"programs\": [");
+	for (i = 0; i < iou_catalog_len; i++) {
+		const struct iou_prog *p = &iou_catalog[i];
+		struct iouring_bpf *h = iouring_bpf_open(p->name, &err);
+
+		if (!h)
+			fprintf(stderr, "iouring-bpf list: %s\n", err.msg);
+		if (a.json)
+			print_json(p, h, i == 0);
+		else
+			print_text(p, h);
+		iouring_bpf_close(h);
+	}
+	if (a.json)
+		printf("\n]}\n");
+	return EXIT_OK;
+}

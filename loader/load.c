@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * load.c - `iouring-bpf load`: load a program, attach it and pin the link
+ * under /sys/fs/bpf/iouring-bpf/<name>, so it stays after the CLI exits.
+ *
+ * Op programs register under an op id (--id N, default the program's) for
+ * every IORING_SETUP_BPF ring. Loop programs attach to one ring of another
+ * process: --ring PID:FD takes a copy of that fd (pidfd_open +
+ * pidfd_getfd, needs ptrace rights over PID), which is the ring_fd the
+ * kernel resolves while attaching.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include "cli.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open	434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd	438
+#endif
+
+#define MAX_SETS	32
+
+struct load_args {
+	const char	*prog;
+	long long	id;
+	int		have_id;
+	int		ring_pid, ring_fd;
+	const char	*name;
+	const char	*sets[MAX_SETS + 1];
+	int		nsets;
+};
+
+static const struct argp_option options[] = {
+	{ "id", 'i', "N", 0, "Op programs: register as op id N (0..255)", 0 },
+	{ "ring", 'r', "PID:FD", 0, "Loop programs: attach to fd FD of process PID", 0 },
+	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
+	{ "name", 'n', "NAME", 0, "Pin name (default: the program's, plus -PID-FD for loop programs)", 0 },
+	{ 0 },
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct load_args *a = state->input;
+	long long v;
+	char *colon;
+
+	switch (key) {
+	case 'i':
+		if (parse_ll("load", "--id", arg, 0, 255, &a->id))
+			exit(EXIT_USAGE);
+		a->have_id = 1;
+		break;
+	case 'r':
+		colon = strchr(arg, ':');
+		if (!colon)
+			argp_error(state, "--ring wants PID:FD, got '%s'", arg);
+		*colon = '\0';
+		if (parse_ll("load", "--ring PID", arg, 1, 1 << 30, &v))
+			exit(EXIT_USAGE);
+		a->ring_pid = v;
+		if (parse_ll("load", "--ring FD", colon + 1, 0, 1 << 30, &v))
+			exit(EXIT_USAGE);
+		a->ring_fd = v;
+		break;
+	case 's':
+		if (a->nsets == MAX_SETS)
+			argp_error(state, "at most %d --set", MAX_SETS);
+		a->sets[a->nsets++] = arg;
+		break;
+	case 'n':
+		if (!*arg || strchr(arg, '/') || strchr(arg, '.'))
+			argp_error(state, "--name must be a plain name without '/' or '.'");
+		a->name = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (a->prog)
+			argp_error(state, "load takes one program");
+		a->prog = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->prog)
+			argp_error(state, "which program? a name from `iouring-bpf list` or a .bpf.o file");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	options, parse_opt, "PROG|FILE.bpf.o",
+	"Load a program, attach it and pin it under " PIN_DIR "/NAME so that "
+	"it stays attached after this command exits; `iouring-bpf unload NAME` "
+	"removes it. An op program (struct uring_bpf_ops) registers an "
+	"IORING_OP_BPF op id for every ring created with IORING_SETUP_BPF. A "
+	"loop program (struct io_uring_ops) needs --ring PID:FD: an io_uring of "
+	"a running process, created with IORING_SETUP_SINGLE_ISSUER|"
+	"IORING_SETUP_DEFER_TASKRUN.", NULL, NULL, NULL,
+};
+
+/* a copy of fd `fd` of process `pid` in this process */
+static int grab_fd(int pid, int fd, struct iouring_bpf_error *err)
+{
+	int pidfd, ret;
+
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		if (errno == ESRCH)
+			iouring_bpf_errorf(err, IOURING_BPF_USAGE, errno,
+				     "--ring %d:%d: there is no process %d",
+				     pid, fd, pid);
+		else
+			iouring_bpf_errorf(err, IOURING_BPF_FAIL, errno,
+				     "pidfd_open(%d): %s", pid, strerror(errno));
+		return -1;
+	}
+	ret = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	if (ret < 0) {
+		int e = errno;
+
+		if (e == EBADF)
+			iouring_bpf_errorf(err, IOURING_BPF_USAGE, e,
+				     "--ring %d:%d: process %d has no fd %d",
+				     pid, fd, pid, fd);
+		else if (e == EPERM)
+			iouring_bpf_errorf(err, IOURING_BPF_PERM, e,
+				     "--ring %d:%d: not allowed to take the fd (pidfd_getfd needs ptrace rights over the process: same user and ptrace_scope, or CAP_SYS_PTRACE)",
+				     pid, fd);
+		else
+			iouring_bpf_errorf(err, IOURING_BPF_FAIL, e,
+				     "pidfd_getfd(%d, %d): %s", pid, fd,
+				     strerror(e));
+	}
+	close(pidfd);
+	return ret;
+}
+
+int cmd_load(int argc, char **argv)
+{
+	struct load_args a = { 0 };
+	struct iouring_bpf_error err;
+	struct iouring_bpf *h;
+	char pin[256], path[512];
+	int i, ring = -1, ret = EXIT_OK;
+
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	h = iouring_bpf_open(a.prog, &err);
+	if (!h)
+		return report_error("load", &err);
+
+	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP && a.ring_pid) {
+		fprintf(stderr, "iouring-bpf load: %s is an IORING_OP_BPF op: it serves every IORING_SETUP_BPF ring; --ring is for loop programs (use --id N)\n",
+			iouring_bpf_name(h));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP && !a.ring_pid) {
+		fprintf(stderr, "iouring-bpf load: %s is a loop program: it attaches to one ring; say which with --ring PID:FD (or try it with `iouring-bpf run %s`)\n",
+			iouring_bpf_name(h), iouring_bpf_name(h));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP && a.have_id) {
+		fprintf(stderr, "iouring-bpf load: %s is a loop program: --id is for IORING_OP_BPF ops\n",
+			iouring_bpf_name(h));
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	for (i = 0; i < a.nsets; i++)
+		if (iouring_bpf_set(h, a.sets[i], &err))
+			goto fail;
+	if (a.have_id && iouring_bpf_set_op_id(h, a.id, &err))
+		goto fail;
+
+	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP) {
+		/* say "kernel lacks it" before poking at other processes */
+		if (iouring_bpf_kernel_has_type("io_uring_ops") <= 0) {
+			iouring_bpf_load(h, &err);
+			goto fail;
+		}
+		ring = grab_fd(a.ring_pid, a.ring_fd, &err);
+		if (ring < 0)
+			goto fail;
+		if (iouring_bpf_set_ring(h, ring, NULL, &err))
+			goto fail;
+	}
+
+	if (a.name)
+		snprintf(pin, sizeof(pin), "%s", a.name);
+	else if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP)
+		snprintf(pin, sizeof(pin), "%s-%d-%d", iouring_bpf_name(h),
+			 a.ring_pid, a.ring_fd);
+	else
+		snprintf(pin, sizeof(pin), "%s", iouring_bpf_name(h));
+	snprintf(path, sizeof(path), PIN_DIR "/%s", pin);
+	if (!access(path, F_OK)) {
+		fprintf(stderr, "iouring-bpf load: %s is already loaded (%s); unload it first (iouring-bpf unload %s) or pick another --name\n",
+			pin, path, pin);
+		ret = EXIT_FAIL;
+		goto out;
+	}
+
+	if (iouring_bpf_load(h, &err) || iouring_bpf_attach_link(h, &err) ||
+	    iouring_bpf_pin(h, path, &err))
+		goto fail;
+
+	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP)
+		printf("loaded %s: IORING_OP_BPF op id %d for every IORING_SETUP_BPF ring; pinned at %s\n",
+		       iouring_bpf_name(h), iouring_bpf_op_id(h), path);
+	else
+		printf("loaded %s: attached to the ring fd %d of process %d; pinned at %s\n",
+		       iouring_bpf_name(h), a.ring_fd, a.ring_pid, path);
+	printf("unload with: iouring-bpf unload %s\n", pin);
+	goto out;
+fail:
+	ret = report_error("load", &err);
+out:
+	if (ring >= 0)
+		close(ring);
+	iouring_bpf_close(h);	/* the pin keeps the link */
+	return ret;
+}

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - iouring-bpf: load, run and inspect io_uring BPF programs.
+ * Global options and dispatch to the subcommands; nothing else.
+ */
+#include <argp.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+int cli_verbose;
+
+const char *argp_program_version = "iouring-bpf 0.1";
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "list", cmd_list },
+	{ "probe", cmd_probe },
+	{ "load", cmd_load },
+	{ "unload", cmd_unload },
+	{ "show", cmd_show },
+	{ "run", cmd_run },
+};
+
+static const char doc[] =
+"Load, run and inspect io_uring BPF programs: IORING_OP_BPF operations\n"
+"(struct uring_bpf_ops) and loop programs (struct io_uring_ops).\n"
+"\n"
+"Commands:\n"
+"  list [--json]                 the built-in programs and their parameters\n"
+"  probe [--json]                does this kernel have the features?\n"
+"  load PROG|FILE.bpf.o [--id N] [--ring PID:FD] [--set K=V]... [--name PIN]\n"
+"                                load, attach and pin (outlives the CLI)\n"
+"  unload NAME|OPID|all          remove what `load` pinned\n"
+"  show [--json]                 what is attached now\n"
+"  run PROG [--count N] [--depth D] [--set K=V]... [--json]\n"
+"                                load, drive a workload, check it, detach\n"
+"\n"
+"`iouring-bpf COMMAND --help` describes each command.\n"
+"\n"
+"Exit codes: 0 success, 1 failure, 2 usage error, 3 this kernel lacks the\n"
+"feature (boot the project's kernel), 4 not privileged enough (CAP_BPF +\n"
+"CAP_PERFMON or CAP_SYS_ADMIN), 5 the verifier or kernel rejected the\n"
+"program.\v";
+
+static const struct argp_option options[] = {
+	{ "verbose", 'v', NULL, 0, "Print libbpf's log (and the verifier's)", 0 },
+	{ 0 },
+};
+
+struct main_args {
+	int cmd_index;
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct main_args *a = state->input;
+
+	(void)arg;
+	switch (key) {
+	case 'v':
+		cli_verbose = 1;
+		break;
+	case ARGP_KEY_ARG:
+		a->cmd_index = state->next - 1;
+		state->next = state->argc;	/* the rest is the command's */
+		break;
+	case ARGP_KEY_END:
+		if (!a->cmd_index)
+			argp_error(state, "a command is needed: list, probe, load, unload, show or run");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	options, parse_opt, "COMMAND [ARG...]", doc, NULL, NULL, NULL,
+};
+
+int main(int argc, char **argv)
+{
+	struct main_args a = { 0 };
+	char name[64];
+	size_t i;
+
+	argp_err_exit_status = EXIT_USAGE;
+	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	iouring_bpf_set_verbose(cli_verbose);
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[a.cmd_index], commands[i].name))
+			continue;
+		/* argp names the command in its messages: "iouring-bpf run" */
+		snprintf(name, sizeof(name), "iouring-bpf %s", commands[i].name);
+		argv[a.cmd_index] = name;
+		return commands[i].fn(argc - a.cmd_index, argv + a.cmd_index);
+	}
+	fprintf(stderr, "iouring-bpf: unknown command '%s' (try --help)\n",
+		argv[a.cmd_index]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pins.h - struct_ops links: the ones `load` pinned, and all in the system */
+#ifndef __IOURING_BPF_PINS_H
+#define __IOURING_BPF_PINS_H
+
+#include <linux/types.h>
+
+struct link_desc {
+	char	pin[256];	/* name under PIN_DIR, "" if not ours */
+	__u32	link_id;
+	__u32	map_id;
+	char	map_name[32];
+	char	type[32];	/* uring_bpf_ops, io_uring_ops, or other */
+	int	op_id;		/* uring_bpf_ops: the registered id, else -1 */
+};
+
+/* describe the struct_ops link behind fd; 0 or -errno */
+int link_describe(int link_fd, struct link_desc *d);
+/* the links pinned in PIN_DIR; *n entries, free() the array */
+int pins_list(struct link_desc **out, int *n);
+/* every struct_ops link of the system (needs CAP_SYS_ADMIN) */
+int links_all(struct link_desc **out, int *n);
+
+#endif /* __IOURING_BPF_PINS_H */

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe.c - `iouring-bpf probe`: does this kernel have what the programs
+ * need, and may we use it? One line per item: ok / MISSING / info, and
+ * what to do. Probes by BTF type names and by asking io_uring, never by
+ * config symbol names.
+ *
+ * Exit: 0 both features and the privileges are there, 3 a feature is
+ * missing, 4 the features are there but we lack privileges.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <linux/capability.h>
+#include <bpf/btf.h>
+#include "cli.h"
+#include "ring.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON	38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF		39
+#endif
+#ifndef BPF_FS_MAGIC
+#define BPF_FS_MAGIC	0xcafe4a11
+#endif
+
+enum group { G_BASE, G_OP, G_LOOP, G_PRIV, G_INFO };
+
+struct item {
+	const char	*name;
+	enum group	group;
+	int		ok;
+	char		detail[256];
+	const char	*fix;
+};
+
+#define MAX_ITEMS	32
+
+struct probe {
+	struct item	items[MAX_ITEMS];
+	int		n;
+	struct btf	*btf;
+};
+
+static struct item *add(struct probe *p, const char *name, enum group g,
+			int ok, const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static struct item *add(struct probe *p, const char *name, enum group g,
+			int ok, const char *fix, const char *fmt, ...)
+{
+	struct item *it = &p->items[p->n++];
+	va_list ap;
+
+	it->name = name;
+	it->group = g;
+	it->ok = ok;
+	it->fix = ok ? NULL : fix;
+	va_start(ap, fmt);
+	vsnprintf(it->detail, sizeof(it->detail), fmt, ap);
+	va_end(ap);
+	return it;
+}
+
+static const char FIX_KERNEL[] =
+	"boot the project's kernel: make kernel; kernel/vm-run -- iouring-bpf probe";
+
+static void btf_item(struct probe *p, const char *label, const char *name,
+		     int kind, enum group g)
+{
+	int have = p->btf && btf__find_by_name_kind(p->btf, name, kind) > 0;
+
+	add(p, label, g, have, FIX_KERNEL, "%s %s %s", kind == BTF_KIND_FUNC ?
+	    "kfunc" : "struct", name, have ? "in kernel BTF" :
+	    "not in kernel BTF");
+}
+
+static int have_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data))
+		return 0;
+	return !!(data[cap / 32].effective & (1U << (cap % 32)));
+}
+
+static void probe_rings(struct probe *p)
+{
+	struct io_uring_params par;
+	int fd, ret;
+
+	memset(&par, 0, sizeof(par));
+	fd = io_uring_setup_raw(4, &par);
+	if (fd < 0) {
+		add(p, "io_uring", G_BASE, 0,
+		    "check sysctl kernel.io_uring_disabled (0 enables it) and CONFIG_IO_URING",
+		    "io_uring_setup failed: %s", strerror(-fd));
+		add(p, "IORING_OP_BPF opcode", G_OP, 0, FIX_KERNEL,
+		    "cannot ask: no io_uring");
+		add(p, "IORING_SETUP_BPF", G_OP, 0, FIX_KERNEL,
+		    "cannot ask: no io_uring");
+		add(p, "IORING_FEAT_BPF", G_OP, 0, FIX_KERNEL,
+		    "cannot ask: no io_uring");
+		add(p, "DEFER_TASKRUN rings", G_LOOP, 0, FIX_KERNEL,
+		    "cannot ask: no io_uring");
+		return;
+	}
+	add(p, "io_uring", G_BASE, 1, NULL, "io_uring_setup works");
+	ret = ring_probe_op(fd, IORING_OP_BPF);
+	add(p, "IORING_OP_BPF opcode", G_OP, ret == 1, FIX_KERNEL,
+	    ret < 0 ? "IORING_REGISTER_PROBE failed: %s" :
+	    ret ? "opcode 65 supported (IORING_REGISTER_PROBE)%s" :
+	    "opcode 65 not supported (IORING_REGISTER_PROBE)%s",
+	    ret < 0 ? strerror(-ret) : "");
+	add(p, "IORING_FEAT_BPF", G_OP, !!(par.features & IORING_FEAT_BPF),
+	    FIX_KERNEL, "features 0x%x %s IORING_FEAT_BPF (1<<18)",
+	    par.features, par.features & IORING_FEAT_BPF ? "include" :
+	    "lack");
+	close(fd);
+
+	memset(&par, 0, sizeof(par));
+	par.flags = IORING_SETUP_BPF;
+	fd = io_uring_setup_raw(4, &par);
+	add(p, "IORING_SETUP_BPF", G_OP, fd >= 0, FIX_KERNEL,
+	    fd >= 0 ? "io_uring_setup accepts IORING_SETUP_BPF (1<<20)" :
+	    "io_uring_setup(IORING_SETUP_BPF) failed: %s",
+	    fd >= 0 ? "" : strerror(-fd));
+	if (fd >= 0)
+		close(fd);
+
+	memset(&par, 0, sizeof(par));
+	par.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	fd = io_uring_setup_raw(4, &par);
+	add(p, "DEFER_TASKRUN rings", G_LOOP, fd >= 0, FIX_KERNEL,
+	    fd >= 0 ? "SINGLE_ISSUER|DEFER_TASKRUN rings can be made%s" :
+	    "io_uring_setup(SINGLE_ISSUER|DEFER_TASKRUN): %s",
+	    fd >= 0 ? "" : strerror(-fd));
+	if (fd >= 0)
+		close(fd);
+}
+
+static void run_probe(struct probe *p)
+{
+	struct statfs st;
+	int admin, bpf, perfmon;
+
+	p->btf = btf__load_vmlinux_btf();
+	add(p, "kernel BTF", G_BASE, !!p->btf,
+	    "a kernel with CONFIG_DEBUG_INFO_BTF=y (the project's has it)",
+	    p->btf ? "/sys/kernel/btf/vmlinux readable" :
+	    "/sys/kernel/btf/vmlinux: %s", p->btf ? "" : strerror(errno));
+
+	btf_item(p, "uring_bpf_ops", "uring_bpf_ops", BTF_KIND_STRUCT, G_OP);
+	btf_item(p, "uring_bpf_data", "uring_bpf_data", BTF_KIND_STRUCT, G_OP);
+	btf_item(p, "kfunc uring_bpf_set_result", "uring_bpf_set_result",
+		 BTF_KIND_FUNC, G_OP);
+	btf_item(p, "kfunc io_uring_bpf_req_memcpy", "io_uring_bpf_req_memcpy",
+		 BTF_KIND_FUNC, G_OP);
+	btf_item(p, "io_uring_ops", "io_uring_ops", BTF_KIND_STRUCT, G_LOOP);
+	btf_item(p, "iou_loop_state", "iou_loop_state", BTF_KIND_STRUCT,
+		 G_LOOP);
+	btf_item(p, "kfunc bpf_io_uring_submit_sqes", "bpf_io_uring_submit_sqes",
+		 BTF_KIND_FUNC, G_LOOP);
+	btf_item(p, "kfunc bpf_io_uring_get_region", "bpf_io_uring_get_region",
+		 BTF_KIND_FUNC, G_LOOP);
+	{
+		int m = p->btf && btf__find_by_name_kind(p->btf,
+				"io_uring_bpf_ops", BTF_KIND_STRUCT) > 0;
+
+		add(p, "mainline io_uring_bpf_ops", G_INFO, 1, NULL,
+		    "%s (Linux 7.1's loop hook; these programs use v3's io_uring_ops)",
+		    m ? "present" : "absent");
+	}
+
+	probe_rings(p);
+
+	add(p, "bpffs", G_INFO, !statfs("/sys/fs/bpf", &st) &&
+	    st.f_type == BPF_FS_MAGIC, NULL,
+	    "/sys/fs/bpf %s", !statfs("/sys/fs/bpf", &st) &&
+	    st.f_type == BPF_FS_MAGIC ? "is a BPF filesystem" :
+	    "is not mounted as bpf (load mounts it, or: mount -t bpf bpf /sys/fs/bpf)");
+
+	admin = have_cap(CAP_SYS_ADMIN);
+	bpf = have_cap(CAP_BPF);
+	perfmon = have_cap(CAP_PERFMON);
+	add(p, "privileges", G_PRIV, admin || (bpf && perfmon),
+	    "run as root, or grant CAP_BPF and CAP_PERFMON",
+	    "CAP_SYS_ADMIN %s, CAP_BPF %s, CAP_PERFMON %s",
+	    admin ? "yes" : "no", bpf ? "yes" : "no", perfmon ? "yes" : "no");
+}
+
+static int group_ok(const struct probe *p, enum group g)
+{
+	int i;
+
+	for (i = 0; i < p->n; i++)
+		if ((p->items[i].group == g || p->items[i].group == G_BASE) &&
+		    !p->items[i].ok)
+			return 0;
+	return 1;
+}
+
+struct probe_args {
+	int json;
+};
+
+static const struct argp_option options[] = {
+	{ "json", 'j', NULL, 0, "Print JSON", 0 },
+	{ 0 },
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct probe_args *a = state->input;
+
+	(void)arg;
+	switch (key) {
+	case 'j':
+		a->json = 1;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "probe takes no arguments");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	options, parse_opt, NULL,
+	"Check that the running kernel has IORING_OP_BPF (struct uring_bpf_ops) "
+	"and the loop hook (struct io_uring_ops), and that we may load BPF. "
+	"Exit 0: all there; 3: the kernel lacks a feature; 4: not privileged.",
+	NULL, NULL, NULL,
+};
+
+int cmd_probe(int argc, char **argv)
+{
+	struct probe_args a = { 0 };
+	struct probe p = { 0 };
+	struct utsname u;
+	int op, loop, priv, status, i;
+
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	uname(&u);
+	run_probe(&p);
+	op = group_ok(&p, G_OP);
+	loop = group_ok(&p, G_LOOP);
+	priv = group_ok(&p, G_PRIV);
+	status = !op || !loop ? EXIT_NOFEATURE : !priv ? EXIT_PERM : EXIT_OK;
+
+	if (a.json) {
+		printf("{\"kernel\": ");
+		json_str(stdout, u.release);
+		printf(", \"op_bpf\": %s, \"loop_hook\": %s, \"privileged\": %s, \"status\": %d, \"items\": [",
+		       op ? "true" : "false", loop ? "true" : "false",
+		       priv ? "true" : "false", status);
+		for (i = 0; i < p.n; i++) {
+			struct item *it = &p.items[i];
+
+			printf("%s\n  {\"name\": ", i ? "," : "");
+			json_str(stdout, it->name);
+			printf(", \"ok\": %s, \"info\": %s, \"detail\": ",
+			       it->ok ? "true" : "false",
+			       it->group == G_INFO ? "true" : "false");
+			json_str(stdout, it->detail);
+			printf(", \"fix\": ");
+			if (it->fix)
+				json_str(stdout, it->fix);
+			else
+				printf("null");
+			printf("}");
+		}
+		printf("\n]}\n");
+		return status;
+	}
+
+	printf("kernel %s\n", u.release);
+	for (i = 0; i < p.n; i++) {
+		struct item *it = &p.items[i];
+
+		printf("%-8s %-32s %s\n", it->group == G_INFO ? "info" :
+		       it->ok ? "ok" : "MISSING", it->name, it->detail);
+		if (!it->ok && it->fix)
+			printf("%-8s %-32s -> %s\n", "", "", it->fix);
+	}
+	printf("IORING_OP_BPF (uring_bpf_ops): %s\n", op ? "available" :
+	       "NOT available");
+	printf("loop hook (io_uring_ops):      %s\n", loop ? "available" :
+	       "NOT available");
+	if (status == EXIT_NOFEATURE)
+		printf("this kernel lacks the io_uring BPF features: boot the project's kernel (make kernel; kernel/vm-run -- iouring-bpf probe)\n");
+	else if (status == EXIT_PERM)
+		printf("the kernel has the features, but this process may not load BPF: run as root, or with CAP_BPF and CAP_PERFMON\n");
+	return status;
+}

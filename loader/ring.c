@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ring.c - see ring.h */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include "ring.h"
+
+#ifndef __NR_io_uring_setup
+#define __NR_io_uring_setup	425
+#define __NR_io_uring_enter	426
+#define __NR_io_uring_register	427
+#endif
+
+int io_uring_setup_raw(unsigned int entries, struct io_uring_params *p)
+{
+	long ret = syscall(__NR_io_uring_setup, entries, p);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
+int io_uring_enter_raw(int fd, unsigned int to_submit,
+		       unsigned int min_complete, unsigned int flags,
+		       const void *arg, size_t argsz)
+{
+	long ret = syscall(__NR_io_uring_enter, fd, to_submit, min_complete,
+			   flags, arg, argsz);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
+int io_uring_register_raw(int fd, unsigned int op, const void *arg,
+			  unsigned int nr)
+{
+	long ret = syscall(__NR_io_uring_register, fd, op, arg, nr);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
+#define PTR(base, off)	((void *)((char *)(base) + (off)))
+
+int ring_init(struct ring *r, unsigned int entries, unsigned int cq_entries,
+	      unsigned int flags)
+{
+	struct io_uring_params *p = &r->p;
+	size_t sq_sz, cq_sz;
+	int fd, err;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	r->flags = flags;
+	if (cq_entries) {
+		flags |= IORING_SETUP_CQSIZE;
+		p->cq_entries = cq_entries;
+	}
+	p->flags = flags;
+	fd = io_uring_setup_raw(entries, p);
+	if (fd < 0)
+		return fd;
+	r->fd = fd;
+
+	if (!(p->features & IORING_FEAT_SINGLE_MMAP)) {
+		err = -ENOSYS;	/* every kernel since 5.4 has it */
+		goto fail;
+	}
+	sq_sz = p->sq_off.array + p->sq_entries * sizeof(unsigned int);
+	if (flags & IORING_SETUP_NO_SQARRAY)
+		sq_sz = p->sq_off.tail + sizeof(unsigned int);
+	cq_sz = p->cq_off.cqes + p->cq_entries * sizeof(struct io_uring_cqe);
+	r->ring_sz = sq_sz > cq_sz ? sq_sz : cq_sz;
+	r->ring_mem = mmap(NULL, r->ring_sz, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQ_RING);
+	if (r->ring_mem == MAP_FAILED) {
+		r->ring_mem = NULL;
+		err = -errno;
+		goto fail;
+	}
+	r->sqes_sz = p->sq_entries * sizeof(struct io_uring_sqe);
+	r->sqes = mmap(NULL, r->sqes_sz, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQES);
+	if (r->sqes == MAP_FAILED) {
+		r->sqes = NULL;
+		err = -errno;
+		goto fail;
+	}
+
+	r->sq_head = PTR(r->ring_mem, p->sq_off.head);
+	r->sq_tail = PTR(r->ring_mem, p->sq_off.tail);
+	r->sq_mask = *(unsigned int *)PTR(r->ring_mem, p->sq_off.ring_mask);
+	r->sq_entries = p->sq_entries;
+	if (!(flags & IORING_SETUP_NO_SQARRAY))
+		r->sq_array = PTR(r->ring_mem, p->sq_off.array);
+	r->sqe_tail = *r->sq_tail;
+	r->cq_head = PTR(r->ring_mem, p->cq_off.head);
+	r->cq_tail = PTR(r->ring_mem, p->cq_off.tail);
+	r->cq_mask = *(unsigned int *)PTR(r->ring_mem, p->cq_off.ring_mask);
+	r->cq_entries = p->cq_entries;
+	r->cqes = PTR(r->ring_mem, p->cq_off.cqes);
+	return 0;
+fail:
+	ring_exit(r);
+	return err;
+}
+
+void ring_exit(struct ring *r)
+{
+	if (r->sqes)
+		munmap(r->sqes, r->sqes_sz);
+	if (r->ring_mem)
+		munmap(r->ring_mem, r->ring_sz);
+	if (r->fd >= 0)
+		close(r->fd);
+	r->sqes = NULL;
+	r->ring_mem = NULL;
+	r->fd = -1;
+}
+
+struct io_uring_sqe *ring_get_sqe(struct ring *r)
+{
+	unsigned int head = __atomic_load_n(r->sq_head, __ATOMIC_ACQUIRE);
+	struct io_uring_sqe *sqe;
+
+	if (r->sqe_tail - head >= r->sq_entries)
+		return NULL;
+	sqe = &r->sqes[r->sqe_tail & r->sq_mask];
+	if (r->sq_array)
+		r->sq_array[r->sqe_tail & r->sq_mask] =
+			r->sqe_tail & r->sq_mask;
+	r->sqe_tail++;
+	memset(sqe, 0, sizeof(*sqe));
+	return sqe;
+}
+
+unsigned int ring_flush(struct ring *r)
+{
+	__atomic_store_n(r->sq_tail, r->sqe_tail, __ATOMIC_RELEASE);
+	return r->sqe_tail - __atomic_load_n(r->sq_head, __ATOMIC_ACQUIRE);
+}
+
+int ring_submit_and_wait(struct ring *r, unsigned int wait)
+{
+	unsigned int n = ring_flush(r);
+	unsigned int flags = wait ? IORING_ENTER_GETEVENTS : 0;
+
+	if (!n && !wait)
+		return 0;
+	return io_uring_enter_raw(r->fd, n, wait, flags, NULL, 0);
+}
+
+int ring_wait(struct ring *r, unsigned int min_complete, long long timeout_ns)
+{
+	struct __kernel_timespec ts;
+	struct iou_getevents_arg arg;
+
+	if (timeout_ns < 0)
+		return io_uring_enter_raw(r->fd, 0, min_complete,
+					  IORING_ENTER_GETEVENTS, NULL, 0);
+	ts.tv_sec = timeout_ns / 1000000000LL;
+	ts.tv_nsec = timeout_ns % 1000000000LL;
+	memset(&arg, 0, sizeof(arg));
+	arg.ts = (__u64)(unsigned long)&ts;
+	return io_uring_enter_raw(r->fd, 0, min_complete,
+				  IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
+				  &arg, sizeof(arg));
+}
+
+unsigned int ring_cq_ready(const struct ring *r)
+{
+	return __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE) - *r->cq_head;
+}
+
+struct io_uring_cqe *ring_peek_cqe(const struct ring *r)
+{
+	if (!ring_cq_ready(r))
+		return NULL;
+	return &r->cqes[*r->cq_head & r->cq_mask];
+}
+
+void ring_cq_advance(struct ring *r, unsigned int n)
+{
+	__atomic_store_n(r->cq_head, *r->cq_head + n, __ATOMIC_RELEASE);
+}
+
+int ring_wait_cqe(struct ring *r, struct io_uring_cqe *out)
+{
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	while (!(cqe = ring_peek_cqe(r))) {
+		ret = ring_submit_and_wait(r, 1);
+		if (ret < 0 && ret != -EINTR)
+			return ret;
+	}
+	*out = *cqe;
+	ring_cq_advance(r, 1);
+	return 0;
+}
+
+int ring_register_buffers(struct ring *r, const struct iovec *iov,
+			  unsigned int nr)
+{
+	return io_uring_register_raw(r->fd, IORING_REGISTER_BUFFERS, iov, nr);
+}
+
+int ring_probe_op(int ring_fd, unsigned int op)
+{
+	struct {
+		struct io_uring_probe	probe;
+		struct io_uring_probe_op ops[256];
+	} buf;
+	int ret;
+
+	memset(&buf, 0, sizeof(buf));
+	ret = io_uring_register_raw(ring_fd, IORING_REGISTER_PROBE, &buf, 256);
+	if (ret < 0)
+		return ret;
+	if (op > buf.probe.last_op || op >= 256)
+		return 0;
+	return !!(buf.ops[op].flags & IO_URING_OP_SUPPORTED);
+}
+
+void ring_prep_nop(struct io_uring_sqe *sqe, __u64 user_data)
+{
+	sqe->opcode = IORING_OP_NOP;
+	sqe->user_data = user_data;
+}
+
+void ring_prep_rw(struct io_uring_sqe *sqe, __u8 op, int fd,
+		  const void *addr, __u32 len, __u64 off, __u64 user_data)
+{
+	sqe->opcode = op;
+	sqe->fd = fd;
+	sqe->addr = (__u64)(unsigned long)addr;
+	sqe->len = len;
+	sqe->off = off;
+	sqe->user_data = user_data;
+}
+
+void ring_prep_timeout(struct io_uring_sqe *sqe,
+		       const struct __kernel_timespec *ts, __u64 user_data)
+{
+	sqe->opcode = IORING_OP_TIMEOUT;
+	sqe->fd = -1;
+	sqe->addr = (__u64)(unsigned long)ts;
+	sqe->len = 1;
+	sqe->user_data = user_data;
+}
+
+void ring_prep_bpf(struct io_uring_sqe *sqe, __u32 op_flags,
+		   __u64 addr1, __u32 len1, __u16 buf_index,
+		   __u64 addr2, __u32 len2, __u64 user_data)
+{
+	sqe->opcode = IORING_OP_BPF;
+	sqe->fd = -1;
+	sqe->addr = addr1;
+	sqe->len = len1;
+	sqe->buf_index = buf_index;
+	sqe->addr3 = addr2;
+	IOU_SQE_OPTLEN(sqe) = len2;
+	IOU_SQE_BPF_OP_FLAGS(sqe) = op_flags;
+	sqe->user_data = user_data;
+}
+
+int ring_params_like(unsigned int sq_entries, unsigned int cq_entries,
+		     unsigned int flags, struct io_uring_params *out)
+{
+	int fd;
+
+	memset(out, 0, sizeof(*out));
+	out->flags = flags | IORING_SETUP_CQSIZE;
+	out->cq_entries = cq_entries;
+	fd = io_uring_setup_raw(sq_entries, out);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ring.h - a minimal io_uring for the loader, the attach library and the
+ * tests: raw syscalls, one mmap'ed ring, SQE/CQE helpers. Not liburing.
+ * All functions returning int give 0 (or a count) on success and -errno on
+ * failure.
+ */
+#ifndef __IOURING_BPF_RING_H
+#define __IOURING_BPF_RING_H
+
+#include <stddef.h>
+#include <sys/uio.h>
+#include "uapi.h"
+
+struct ring {
+	int			fd;
+	unsigned int		flags;		/* setup flags we asked for */
+	struct io_uring_params	p;		/* as the kernel filled it */
+
+	void			*ring_mem;	/* SQ + CQ headers (single mmap) */
+	size_t			ring_sz;
+	struct io_uring_sqe	*sqes;
+	size_t			sqes_sz;
+
+	unsigned int		*sq_head, *sq_tail, *sq_array;
+	unsigned int		sq_mask, sq_entries;
+	unsigned int		sqe_tail;	/* local, published by flush */
+	unsigned int		*cq_head, *cq_tail;
+	unsigned int		cq_mask, cq_entries;
+	struct io_uring_cqe	*cqes;
+};
+
+int io_uring_setup_raw(unsigned int entries, struct io_uring_params *p);
+int io_uring_enter_raw(int fd, unsigned int to_submit,
+		       unsigned int min_complete, unsigned int flags,
+		       const void *arg, size_t argsz);
+int io_uring_register_raw(int fd, unsigned int op, const void *arg,
+			  unsigned int nr);
+
+/* entries SQEs; cq_entries 0 = kernel default (2 * entries) */
+int ring_init(struct ring *r, unsigned int entries, unsigned int cq_entries,
+	      unsigned int flags);
+void ring_exit(struct ring *r);
+
+/* a zeroed SQE, or NULL when the SQ is full */
+struct io_uring_sqe *ring_get_sqe(struct ring *r);
+/* publish SQEs filled so far; returns how many are waiting to be taken */
+unsigned int ring_flush(struct ring *r);
+/* flush, then io_uring_enter(to_submit = all, min_complete = wait) */
+int ring_submit_and_wait(struct ring *r, unsigned int wait);
+static inline int ring_submit(struct ring *r)
+{
+	return ring_submit_and_wait(r, 0);
+}
+/* io_uring_enter(GETEVENTS, min_complete) with an optional timeout (ns) */
+int ring_wait(struct ring *r, unsigned int min_complete, long long timeout_ns);
+
+unsigned int ring_cq_ready(const struct ring *r);
+/* the next CQE or NULL; ring_cq_advance() consumes */
+struct io_uring_cqe *ring_peek_cqe(const struct ring *r);
+void ring_cq_advance(struct ring *r, unsigned int n);
+/* wait for one CQE (submitting pending SQEs first), copy it out, consume */
+int ring_wait_cqe(struct ring *r, struct io_uring_cqe *out);
+
+int ring_register_buffers(struct ring *r, const struct iovec *iov,
+			  unsigned int nr);
+/* 1 if the kernel supports opcode op, 0 if not, -errno if the probe fails */
+int ring_probe_op(int ring_fd, unsigned int op);
+
+void ring_prep_nop(struct io_uring_sqe *sqe, __u64 user_data);
+void ring_prep_rw(struct io_uring_sqe *sqe, __u8 op, int fd,
+		  const void *addr, __u32 len, __u64 off, __u64 user_data);
+void ring_prep_timeout(struct io_uring_sqe *sqe,
+		       const struct __kernel_timespec *ts, __u64 user_data);
+/* IORING_OP_BPF: buf1 type t1 (addr/len or FIXED index+offset), buf2 PLAIN */
+void ring_prep_bpf(struct io_uring_sqe *sqe, __u32 op_flags,
+		   __u64 addr1, __u32 len1, __u16 buf_index,
+		   __u64 addr2, __u32 len2, __u64 user_data);
+
+/* the parts of io_uring_params a loop program needs, for another ring */
+int ring_params_like(unsigned int sq_entries, unsigned int cq_entries,
+		     unsigned int flags, struct io_uring_params *out);
+
+#endif /* __IOURING_BPF_RING_H */

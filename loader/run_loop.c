@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run_loop.c - the workloads `run` drives for the loop programs (nop-chain,
+ * copy, batch-wait, hybrid-poll, cq-stats). The ring is SINGLE_ISSUER |
+ * DEFER_TASKRUN | NO_SQARRAY, 64 SQ / 256 CQ entries; the program is
+ * attached to it before the workload starts. Every io_uring_enter() that
+ * waits has a 10 s (or longer) timeout, so a program that never says STOP
+ * fails the run instead of hanging it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "run.h"
+#include "../progs/iou_exit_info.h"
+
+#define SEC_NS		1000000000LL
+
+static int exit_kind(struct run_ctx *rc)
+{
+	struct iou_exit_info *ei = iouring_bpf_var(rc->h, IOU_EXIT_VAR, NULL);
+
+	return ei ? ei->kind : -1;
+}
+
+/* nop-chain -------------------------------------------------------------- */
+
+int run_nop_chain(struct run_ctx *rc)
+{
+	long long nr = rc_var(rc, "nr"), depth = rc_var(rc, "depth");
+	long long t0, t;
+	int ret;
+
+	t0 = now_ns();
+	ret = ring_wait(&rc->ring, 0, 10 * SEC_NS + nr * 100000LL);
+	t = now_ns() - t0;
+
+	rc_num(rc, "nops", nr);
+	rc_num(rc, "depth", depth);
+	rc_num(rc, "io_uring_enter_calls", 1);
+	rc_num(rc, "completed", rc_var(rc, "completed"));
+	rc_num(rc, "issued", rc_var(rc, "issued"));
+	rc_num(rc, "errors", rc_var(rc, "errors"));
+	rc_num(rc, "steps", rc_var(rc, "steps"));
+	rc_num(rc, "max_inflight", rc_var(rc, "max_inflight"));
+	if (nr)
+		rc_out(rc, "ns_per_nop", "%lld", t / nr);
+	rc_check(rc, ret == 0, "io_uring_enter returned %d (%s), want 0", ret,
+		 ret < 0 ? strerror(-ret) : "");
+	rc_check(rc, rc_var(rc, "completed") == nr, "completed %lld, want %lld",
+		 rc_var(rc, "completed"), nr);
+	rc_check(rc, rc_var(rc, "issued") == nr, "issued %lld, want %lld",
+		 rc_var(rc, "issued"), nr);
+	rc_check(rc, rc_var(rc, "errors") == 0, "%lld NOPs failed",
+		 rc_var(rc, "errors"));
+	rc_check(rc, rc_var(rc, "max_inflight") <= depth,
+		 "%lld NOPs were in flight, depth is %lld",
+		 rc_var(rc, "max_inflight"), depth);
+	rc_check(rc, ring_cq_ready(&rc->ring) == 0,
+		 "%u CQEs left for user space; the program should consume all",
+		 ring_cq_ready(&rc->ring));
+	rc_check(rc, exit_kind(rc) == IOU_EXIT_KIND_DONE,
+		 "the program did not report done");
+	return 0;
+}
+
+/* copy ------------------------------------------------------------------- */
+
+#define COPY_FILE_SIZE	(1024 * 1024 + 123)
+#define COPY_PIPE_SIZE	(300000 + 77)
+
+struct copy_state {
+	int		in, out;
+	pid_t		child;
+	size_t		size;
+	unsigned char	*buf;
+	char		dir[256];
+	char		src[300], dst[300];
+};
+
+static unsigned char pattern(size_t i)
+{
+	return (unsigned char)(i * 2654435761u >> 13);
+}
+
+static void feed_pipe(int fd)
+{
+	static unsigned char chunk[8192];
+	size_t off = 0, n;
+	unsigned int k = 0;
+
+	while (off < COPY_PIPE_SIZE) {
+		n = 1 + (k++ * 7919) % sizeof(chunk);	/* odd sizes */
+		if (n > COPY_PIPE_SIZE - off)
+			n = COPY_PIPE_SIZE - off;
+		for (size_t i = 0; i < n; i++)
+			chunk[i] = pattern(off + i);
+		if (write(fd, chunk, n) != (ssize_t)n)
+			_exit(1);
+		off += n;
+		if (k % 8 == 0)
+			usleep(200);	/* let the reader see a short read */
+	}
+	_exit(0);
+}
+
+int setup_copy(struct run_ctx *rc)
+{
+	long long block = rc_var(rc, "block"), stream = rc_var(rc, "stream_in");
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	struct copy_state *s;
+	int p[2];
+
+	if (block <= 0 || block > (64 << 20)) {
+		fprintf(stderr, "iouring-bpf run: copy: block must be 1..64M\n");
+		return -1;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -1;
+	rc->priv = s;
+	s->in = s->out = -1;
+	s->buf = aligned_alloc(4096, (block + 4095) / 4096 * 4096);
+	snprintf(s->dir, sizeof(s->dir), "%s/iouring-bpf-copy-XXXXXX", tmp);
+	if (!s->buf || !mkdtemp(s->dir)) {
+		fprintf(stderr, "iouring-bpf run: copy: cannot make a directory in %s: %s (set TMPDIR)\n",
+			tmp, strerror(errno));
+		return -1;
+	}
+	snprintf(s->src, sizeof(s->src), "%s/src", s->dir);
+	snprintf(s->dst, sizeof(s->dst), "%s/dst", s->dir);
+	if (stream) {
+		if (pipe(p))
+			return -1;
+		s->child = fork();
+		if (s->child < 0)
+			return -1;
+		if (s->child == 0) {
+			close(p[0]);
+			close(rc->ring.fd);
+			feed_pipe(p[1]);
+		}
+		close(p[1]);
+		s->in = p[0];
+		s->size = COPY_PIPE_SIZE;
+	} else {
+		int fd = open(s->src, O_CREAT | O_RDWR | O_TRUNC, 0600);
+		unsigned char *data = malloc(COPY_FILE_SIZE);
+
+		if (fd < 0 || !data) {
+			free(data);
+			return -1;
+		}
+		for (size_t i = 0; i < COPY_FILE_SIZE; i++)
+			data[i] = pattern(i);
+		if (write(fd, data, COPY_FILE_SIZE) != COPY_FILE_SIZE) {
+			free(data);
+			close(fd);
+			return -1;
+		}
+		free(data);
+		s->in = fd;
+		s->size = COPY_FILE_SIZE;
+	}
+	s->out = open(s->dst, O_CREAT | O_RDWR | O_TRUNC, 0600);
+	if (s->out < 0)
+		return -1;
+	if (rc_set(rc, "fd_in", s->in) || rc_set(rc, "fd_out", s->out) ||
+	    rc_set(rc, "buf", (long long)(unsigned long)s->buf))
+		return -1;
+	return 0;
+}
+
+int run_copy(struct run_ctx *rc)
+{
+	struct copy_state *s = rc->priv;
+	long long t0, t, bad_at = -1;
+	unsigned char *got;
+	ssize_t n;
+	int ret, status;
+
+	t0 = now_ns();
+	ret = ring_wait(&rc->ring, 0, 30 * SEC_NS);
+	t = now_ns() - t0;
+
+	got = malloc(s->size + 1);
+	n = got ? pread(s->out, got, s->size + 1, 0) : -1;
+	for (size_t i = 0; n == (ssize_t)s->size && i < s->size; i++) {
+		if (got[i] != pattern(i)) {
+			bad_at = i;
+			break;
+		}
+	}
+	free(got);
+	if (s->child > 0) {
+		if (ret)
+			kill(s->child, SIGKILL);
+		waitpid(s->child, &status, 0);
+	}
+
+	rc_out(rc, "source", "%s, %zu bytes", s->child ? "pipe" : "file",
+	       s->size);
+	rc_num(rc, "block", rc_var(rc, "block"));
+	rc_num(rc, "bytes_read", rc_var(rc, "bytes_read"));
+	rc_num(rc, "bytes_written", rc_var(rc, "bytes_written"));
+	rc_num(rc, "reads", rc_var(rc, "nr_reads"));
+	rc_num(rc, "writes", rc_var(rc, "nr_writes"));
+	rc_num(rc, "short_reads", rc_var(rc, "short_reads"));
+	rc_num(rc, "short_writes", rc_var(rc, "short_writes"));
+	rc_num(rc, "steps", rc_var(rc, "steps"));
+	if (t > 0)
+		rc_out(rc, "MiB_per_s", "%.1f", s->size / 1048576.0 / (t / 1e9));
+	rc_check(rc, ret == 0, "io_uring_enter returned %d (%s), want 0", ret,
+		 ret < 0 ? strerror(-ret) : "");
+	rc_check(rc, exit_kind(rc) == IOU_EXIT_KIND_DONE,
+		 "the program did not reach end of file");
+	rc_check(rc, n == (ssize_t)s->size, "destination has %zd bytes, want %zu",
+		 n, s->size);
+	rc_check(rc, bad_at < 0, "destination differs at byte %lld", bad_at);
+	rc_check(rc, rc_var(rc, "bytes_written") == (long long)s->size,
+		 "bytes_written %lld, want %zu", rc_var(rc, "bytes_written"),
+		 s->size);
+	rc_check(rc, rc_var(rc, "bytes_read") == (long long)s->size,
+		 "bytes_read %lld, want %zu", rc_var(rc, "bytes_read"), s->size);
+	rc_check(rc, rc_var(rc, "short_reads") >= 1,
+		 "no short read was seen (the last block of the file is one)");
+
+	close(s->in);
+	close(s->out);
+	unlink(s->src);
+	unlink(s->dst);
+	rmdir(s->dir);
+	free(s->buf);
+	return 0;
+}
+
+/* batch-wait ------------------------------------------------------------- */
+
+int run_batch_wait(struct run_ctx *rc)
+{
+	long long n = rc_count(rc, 66), batch = rc_var(rc, "batch");
+	long long got = 0, waits = 0, etime = 0, bad = 0;
+	struct __kernel_timespec *ts;
+	long long late0, late;
+	int ret;
+
+	if (n > 256) {
+		fprintf(stderr, "iouring-bpf run: batch-wait: --count at most 256\n");
+		return -1;
+	}
+	ts = calloc(n ? n : 1, sizeof(*ts));
+	if (!ts)
+		return -1;
+	/* timeouts expiring every 100 us from 1 ms on */
+	for (long long i = 0; i < n; i++) {
+		ts[i].tv_nsec = 1000000 + i * 100000;
+		ring_prep_timeout(ring_get_sqe(&rc->ring), &ts[i], i + 1);
+		if ((i + 1) % 32 == 0 || i == n - 1) {
+			ret = ring_submit(&rc->ring);
+			if (!rc_check(rc, ret >= 0, "submit: %s", strerror(-ret)))
+				goto out;
+		}
+	}
+	while (got < n) {
+		unsigned int ready;
+
+		late0 = rc_var(rc, "wakes_late");
+		ret = ring_wait(&rc->ring, 1, 10 * SEC_NS);
+		late = rc_var(rc, "wakes_late") - late0;
+		ready = ring_cq_ready(&rc->ring);
+		waits++;
+		if (ret == -ETIME) {
+			etime++;
+			if (!ready) {
+				rc_check(rc, 0, "wait %lld timed out (10 s) with nothing ready",
+					 waits);
+				break;
+			}
+		} else if (ret == 0) {
+			if (ready < batch && !late && !bad++)
+				rc_check(rc, 0, "wait %lld returned with %u CQEs, fewer than batch=%lld, before the deadline",
+					 waits, ready, batch);
+		} else {
+			rc_check(rc, 0, "io_uring_enter: %s", strerror(-ret));
+			break;
+		}
+		for (unsigned int i = 0; i < ready; i++) {
+			struct io_uring_cqe *c = ring_peek_cqe(&rc->ring);
+
+			if (c->res != -ETIME && !bad++)
+				rc_check(rc, 0, "timeout %llu: res %d, want -ETIME",
+					 (unsigned long long)c->user_data, c->res);
+			ring_cq_advance(&rc->ring, 1);
+			got++;
+		}
+	}
+	rc_num(rc, "requests", n);
+	rc_num(rc, "batch", batch);
+	rc_num(rc, "max_wait_us", rc_var(rc, "max_wait_us"));
+	rc_num(rc, "waits", waits);
+	rc_num(rc, "woken_by_deadline", etime + rc_var(rc, "wakes_late"));
+	rc_num(rc, "wakes_batch", rc_var(rc, "wakes_batch"));
+	rc_num(rc, "steps", rc_var(rc, "steps"));
+	rc_check(rc, got == n, "reaped %lld CQEs, want %lld", got, n);
+	rc_check(rc, !bad, "%lld wrong results", bad);
+	if (n % batch)
+		rc_check(rc, etime + rc_var(rc, "wakes_late") >= 1,
+			 "the last, partial batch should have ended on the deadline");
+out:
+	free(ts);
+	return 0;
+}
+
+/* hybrid-poll ------------------------------------------------------------ */
+
+int run_hybrid_poll(struct run_ctx *rc)
+{
+	long long n = rc_count(rc, 200), bad = 0, lat_sum = 0;
+	struct __kernel_timespec ts = { 0 };
+	struct io_uring_cqe c;
+	int ret;
+
+	for (long long i = 0; i < n; i++) {
+		long long t0;
+
+		/* alternate a 20 us and a 2 ms timeout */
+		ts.tv_nsec = i % 2 ? 2000000 : 20000;
+		ring_prep_timeout(ring_get_sqe(&rc->ring), &ts, i + 1);
+		ret = ring_submit(&rc->ring);
+		if (!rc_check(rc, ret == 1, "submit: %d", ret))
+			return 0;
+		t0 = now_ns();
+		ret = ring_wait(&rc->ring, 1, 10 * SEC_NS);
+		lat_sum += now_ns() - t0;
+		if (ret != 0 || ring_cq_ready(&rc->ring) != 1) {
+			if (!bad++)
+				rc_check(rc, 0, "wait %lld: returned %d with %u CQEs, want 0 with 1",
+					 i, ret, ring_cq_ready(&rc->ring));
+			if (ret != 0 && ret != -ETIME)
+				return 0;
+		}
+		if (rc_reap(rc, &c, 1))
+			return 0;
+		if (c.res != -ETIME && !bad++)
+			rc_check(rc, 0, "timeout %lld: res %d", i, c.res);
+	}
+	rc_num(rc, "requests", n);
+	rc_num(rc, "spin_us", rc_var(rc, "spin_us"));
+	rc_num(rc, "waits", rc_var(rc, "waits"));
+	rc_num(rc, "done_polling", rc_var(rc, "done_polling"));
+	rc_num(rc, "done_sleeping", rc_var(rc, "done_sleeping"));
+	rc_num(rc, "polls", rc_var(rc, "polls"));
+	rc_num(rc, "sleeps", rc_var(rc, "sleeps"));
+	if (n)
+		rc_out(rc, "mean_wait_us", "%lld", lat_sum / n / 1000);
+	rc_check(rc, !bad, "%lld waits went wrong", bad);
+	rc_check(rc, rc_var(rc, "waits") == n, "the program saw %lld waits, want %lld",
+		 rc_var(rc, "waits"), n);
+	rc_check(rc, rc_var(rc, "done_polling") + rc_var(rc, "done_sleeping") == n,
+		 "done_polling + done_sleeping = %lld, want %lld",
+		 rc_var(rc, "done_polling") + rc_var(rc, "done_sleeping"), n);
+	return 0;
+}
+
+/* cq-stats --------------------------------------------------------------- */
+
+int setup_cq_stats(struct run_ctx *rc)
+{
+	return rc_set(rc, "ud_is_ts", 1);
+}
+
+int run_cq_stats(struct run_ctx *rc)
+{
+	long long n = rc_count(rc, 256), zero = 0, pos = 0, neg = 0, ebadf = 0;
+	long long etime = 0, done = 0, bad = 0, lat = 0;
+	struct __kernel_timespec ts = { .tv_nsec = 10000 };
+	long long *errno_count, *hist;
+	char buf[32][8];
+	int zfd, ret;
+	size_t sz;
+
+	zfd = open("/dev/zero", O_RDONLY);
+	if (!rc_check(rc, zfd >= 0, "open /dev/zero: %s", strerror(errno)))
+		return 0;
+	while (done < n) {
+		unsigned int k = n - done < 32 ? n - done : 32, ready;
+
+		for (unsigned int i = 0; i < k; i++) {
+			struct io_uring_sqe *sqe = ring_get_sqe(&rc->ring);
+			__u64 ud = now_ns();
+
+			switch ((done + i) % 4) {
+			case 0:
+				ring_prep_nop(sqe, ud);
+				break;
+			case 1:
+				ring_prep_rw(sqe, IORING_OP_READ, zfd, buf[i],
+					     sizeof(buf[i]), 0, ud);
+				break;
+			case 2:
+				ring_prep_rw(sqe, IORING_OP_READ, -1, buf[i],
+					     sizeof(buf[i]), 0, ud);
+				break;
+			case 3:
+				ring_prep_timeout(sqe, &ts, ud);
+				break;
+			}
+		}
+		ret = ring_submit(&rc->ring);
+		if (!rc_check(rc, ret == (int)k, "submit: %d, want %u", ret, k))
+			break;
+		ret = ring_wait(&rc->ring, k, 10 * SEC_NS);
+		ready = ring_cq_ready(&rc->ring);
+		if (!rc_check(rc, ret == 0 && ready >= k,
+			      "wait for %u: returned %d with %u ready", k, ret,
+			      ready))
+			break;
+		/* user space reaps everything: the program consumed nothing */
+		for (unsigned int i = 0; i < ready; i++) {
+			struct io_uring_cqe *c = ring_peek_cqe(&rc->ring);
+
+			if (c->res == 0)
+				zero++;
+			else if (c->res > 0)
+				pos++;
+			else
+				neg++;
+			ebadf += c->res == -EBADF;
+			etime += c->res == -ETIME;
+			ring_cq_advance(&rc->ring, 1);
+			done++;
+		}
+	}
+	close(zfd);
+
+	errno_count = iouring_bpf_var(rc->h, "errno_count", &sz);
+	hist = iouring_bpf_var(rc->h, "lat_hist", NULL);
+	for (size_t b = 0; hist && b < 32; b++)
+		lat += hist[b];
+
+	rc_num(rc, "requests", n);
+	rc_num(rc, "reaped_by_app", done);
+	rc_num(rc, "nr_cqes", rc_var(rc, "nr_cqes"));
+	rc_out(rc, "by_result", "zero %lld, positive %lld, negative %lld (EBADF %lld, ETIME %lld)",
+	       rc_var(rc, "nr_zero"), rc_var(rc, "nr_pos"), rc_var(rc, "nr_neg"),
+	       errno_count ? errno_count[EBADF] : -1,
+	       errno_count ? errno_count[ETIME] : -1);
+	if (hist) {
+		char line[160];
+		int off = 0;
+
+		for (size_t b = 0; b < 32 && off < (int)sizeof(line) - 24; b++)
+			if (hist[b])
+				off += snprintf(line + off, sizeof(line) - off,
+						"%s<%lluus:%lld", off ? " " : "",
+						1ULL << (b + 1), hist[b]);
+		rc_out(rc, "latency", "%s", off ? line : "-");
+	}
+	rc_check(rc, done == n, "the app reaped %lld CQEs, want %lld", done, n);
+	rc_check(rc, rc_var(rc, "nr_cqes") == done, "program counted %lld CQEs, app %lld",
+		 rc_var(rc, "nr_cqes"), done);
+	rc_check(rc, rc_var(rc, "nr_zero") == zero && rc_var(rc, "nr_pos") == pos &&
+		 rc_var(rc, "nr_neg") == neg,
+		 "program: zero/pos/neg %lld/%lld/%lld, app %lld/%lld/%lld",
+		 rc_var(rc, "nr_zero"), rc_var(rc, "nr_pos"), rc_var(rc, "nr_neg"),
+		 zero, pos, neg);
+	rc_check(rc, errno_count && errno_count[EBADF] == ebadf &&
+		 errno_count[ETIME] == etime, "errno counts differ from the app's");
+	rc_check(rc, lat == done, "latency histogram holds %lld, want %lld",
+		 lat, done);
+	(void)bad;
+	return 0;
+}

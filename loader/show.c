@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * show.c - `iouring-bpf show`: the io_uring struct_ops attached now, with
+ * the pin name for the ones `iouring-bpf load` made.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "pins.h"
+
+struct show_args {
+	int json;
+};
+
+static const struct argp_option options[] = {
+	{ "json", 'j', NULL, 0, "Print JSON", 0 },
+	{ 0 },
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct show_args *a = state->input;
+
+	(void)arg;
+	switch (key) {
+	case 'j':
+		a->json = 1;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "show takes no arguments");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	options, parse_opt, NULL,
+	"Show the io_uring BPF programs attached now: every struct_ops link of "
+	"type uring_bpf_ops or io_uring_ops (or mainline io_uring_bpf_ops), "
+	"and the name it is pinned under in " PIN_DIR " if `load` made it.",
+	NULL, NULL, NULL,
+};
+
+static int ours(const char *type)
+{
+	return !strcmp(type, "uring_bpf_ops") || !strcmp(type, "io_uring_ops") ||
+	       !strcmp(type, "io_uring_bpf_ops");
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct link_desc *all = NULL, *pins = NULL;
+	struct show_args a = { 0 };
+	int nall = 0, npins = 0, i, j, shown = 0, ret;
+
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	ret = links_all(&all, &nall);
+	if (ret == -EPERM) {
+		fprintf(stderr, "iouring-bpf show: not permitted to list BPF links: needs CAP_SYS_ADMIN; run as root\n");
+		return EXIT_PERM;
+	}
+	pins_list(&pins, &npins);
+	/* pin names onto the system's links; pins whose link is gone too */
+	for (i = 0; i < npins; i++) {
+		for (j = 0; j < nall; j++)
+			if (all[j].link_id && all[j].link_id == pins[i].link_id)
+				break;
+		if (j < nall) {
+			memcpy(all[j].pin, pins[i].pin, sizeof(all[j].pin));
+			pins[i].pin[0] = '\0';
+		}
+	}
+
+	if (a.json)
+		printf("{\"links\": [");
+	else
+		printf("%-24s %6s %6s %-16s %-14s %s\n", "NAME", "LINK", "MAP",
+		       "MAP-NAME", "TYPE", "OP-ID");
+	for (i = 0; i < nall + npins; i++) {
+		struct link_desc *d = i < nall ? &all[i] : &pins[i - nall];
+
+		if (i >= nall && !d->pin[0])
+			continue;
+		if (i < nall && !ours(d->type))
+			continue;
+		if (a.json) {
+			printf("%s\n  {\"name\": ", shown ? "," : "");
+			json_str(stdout, d->pin[0] ? d->pin : NULL);
+			printf(", \"pinned\": %s, \"link_id\": %u, \"map_id\": %u, \"map_name\": ",
+			       d->pin[0] ? "true" : "false", d->link_id,
+			       d->map_id);
+			json_str(stdout, d->map_name);
+			printf(", \"type\": ");
+			json_str(stdout, d->type);
+			if (d->op_id >= 0)
+				printf(", \"op_id\": %d", d->op_id);
+			printf("}");
+		} else {
+			char opid[16] = "-";
+
+			if (d->op_id >= 0)
+				snprintf(opid, sizeof(opid), "%d", d->op_id);
+			printf("%-24s %6u %6u %-16s %-14s %s\n",
+			       d->pin[0] ? d->pin : "-", d->link_id, d->map_id,
+			       d->map_name, d->type, opid);
+		}
+		shown++;
+	}
+	if (a.json)
+		printf("\n]}\n");
+	else if (!shown)
+		printf("(nothing attached)\n");
+	free(all);
+	free(pins);
+	return EXIT_OK;
+}

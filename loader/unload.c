@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unload.c - `iouring-bpf unload NAME|OPID|all`: remove pins made by
+ * `load`. Removing the last reference to a struct_ops link detaches it:
+ * the op id is free again, the ring's io_uring_enter() is normal again.
+ */
+#include <argp.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "pins.h"
+
+struct unload_args {
+	const char *what;
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct unload_args *a = state->input;
+
+	switch (key) {
+	case ARGP_KEY_ARG:
+		if (a->what)
+			argp_error(state, "unload takes one argument");
+		a->what = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->what)
+			argp_error(state, "what to unload? a name (see `iouring-bpf show`), an op id, or all");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp argp = {
+	NULL, parse_opt, "NAME|OPID|all",
+	"Unload what `iouring-bpf load` pinned: by its name, by the op id an "
+	"IORING_OP_BPF program registered, or everything.", NULL, NULL, NULL,
+};
+
+static int remove_pin(const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), PIN_DIR "/%s", name);
+	if (unlink(path)) {
+		int e = errno;
+
+		fprintf(stderr, "iouring-bpf unload: cannot remove %s: %s\n",
+			path, strerror(e));
+		return e == EPERM || e == EACCES ? EXIT_PERM : EXIT_FAIL;
+	}
+	printf("unloaded %s\n", name);
+	return EXIT_OK;
+}
+
+static int is_number(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+int cmd_unload(int argc, char **argv)
+{
+	struct unload_args a = { 0 };
+	struct link_desc *pins = NULL;
+	int n = 0, i, ret = EXIT_OK, found = 0, r;
+	char path[512];
+
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	if (strchr(a.what, '/') || !strcmp(a.what, "..")) {
+		fprintf(stderr, "iouring-bpf unload: '%s' is not a name\n",
+			a.what);
+		return EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), PIN_DIR "/%s", a.what);
+	if (strcmp(a.what, "all") && !access(path, F_OK))
+		return remove_pin(a.what);
+
+	r = pins_list(&pins, &n);
+	if (r == -EACCES || r == -EPERM) {
+		fprintf(stderr, "iouring-bpf unload: cannot read %s: %s; run as root\n",
+			PIN_DIR, strerror(-r));
+		return EXIT_PERM;
+	}
+	for (i = 0; i < n; i++) {
+		if (strcmp(a.what, "all") &&
+		    !(is_number(a.what) && pins[i].op_id >= 0 &&
+		      pins[i].op_id == atoi(a.what)))
+			continue;
+		found++;
+		r = remove_pin(pins[i].pin);
+		if (r)
+			ret = r;
+	}
+	free(pins);
+	if (!found && strcmp(a.what, "all")) {
+		fprintf(stderr, "iouring-bpf unload: nothing loaded as '%s' (`iouring-bpf show` lists what is attached; only what `load` pinned can be unloaded)\n",
+			a.what);
+		return EXIT_FAIL;
+	}
+	if (!found)
+		printf("nothing to unload\n");
+	return ret;
+}
