@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_op_memcpy - IORING_OP_BPF buffers and io_uring_bpf_req_memcpy():
+ * plain<->plain, fixed->plain, plain->fixed, inline and IOSQE_ASYNC, data
+ * compared byte for byte; offsets/lengths at, past and wrapping around the
+ * ends (-EINVAL, nothing copied); invalid buffer types; fixed buffer index
+ * and range checks. Program: op_memcpy.bpf.c (parameters per request from
+ * a .bss slot named in the custom flag bits, kept in the pdu).
+ */
+#include <sys/mman.h>
+
+#include <linux/types.h>
+
+#include "t_helpers.h"
+#include "op_memcpy.h"
+#include "op_memcpy.skel.h"
+
+#define ID_MEMCPY	40
+#define PAGE		4096u
+#define REG0_SIZE	(64u * 1024)
+#define REG1_SIZE	(512u * 1024)
+
+static struct op_memcpy *skel;
+static struct bpf_link *mc_link;
+static struct uring ring;
+static unsigned char *reg[2];			/* registered (fixed) buffers */
+static const unsigned int reg_size[2] = { REG0_SIZE, REG1_SIZE };
+
+/* one request: buffer 1 and 2 as the SQE gives them, memcpy parameters */
+struct mc {
+	unsigned int buf1_type;
+	uint64_t buf1_addr;		/* PLAIN: address, FIXED: offset */
+	uint32_t buf1_len;
+	uint16_t buf_index;
+	unsigned int buf2_type;
+	uint64_t buf2_addr;
+	uint32_t buf2_len;
+	uint8_t dst_id, src_id;
+	uint32_t dst_off, src_off, len;
+	uint8_t sqe_flags;
+};
+
+/* submit one memcpy request on ring r, wait, return 0 and *res */
+static int mc_run(struct uring *r, const struct mc *m, int *res)
+{
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe cqe;
+	int ret;
+
+	skel->bss->params[0].dst_id = m->dst_id;
+	skel->bss->params[0].src_id = m->src_id;
+	skel->bss->params[0].dst_off = m->dst_off;
+	skel->bss->params[0].src_off = m->src_off;
+	skel->bss->params[0].len = m->len;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+
+	sqe = uring_get_sqe(r);
+	if (!sqe)
+		return -EBUSY;
+	sqe_bpf(sqe, T_BPF_OP_FLAGS(ID_MEMCPY, m->buf1_type, m->buf2_type, 0), 0xc0de);
+	sqe_bpf_buf1(sqe, m->buf1_addr, m->buf1_len, m->buf_index);
+	sqe_bpf_buf2(sqe, m->buf2_addr, m->buf2_len);
+	sqe->flags = m->sqe_flags;
+	ret = uring_submit(r);
+	if (ret != 1)
+		return ret < 0 ? ret : -EIO;
+	ret = uring_wait_cqe(r, &cqe, T_CQE_TIMEOUT_MS);
+	if (ret)
+		return ret;
+	*res = cqe.res;
+	return 0;
+}
+
+static unsigned char *map_buf(size_t len)
+{
+	void *p = mmap(NULL, len ? len : 1, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void fill(unsigned char *p, size_t len, unsigned int seed)
+{
+	uint32_t x = seed * 2654435761u + 1;
+
+	for (size_t i = 0; i < len; i++) {
+		x = x * 1103515245u + 12345u;
+		p[i] = x >> 16;
+	}
+}
+
+static bool need_setup(void)
+{
+	if (!skel || !mc_link || ring.fd < 0) {
+		FAIL("setup failed (see subtest 'setup')");
+		return false;
+	}
+	return true;
+}
+
+static void t_setup(void)
+{
+	struct iovec iov[2];
+	int i, ret;
+
+	ring.fd = -1;
+	skel = op_memcpy__open();
+	if (!CHECK_PTR(skel, "op_memcpy__open"))
+		return;
+	ret = op_memcpy__load(skel);
+	if (!CHECK_EQ(ret, 0, "op_memcpy__load")) {
+		op_memcpy__destroy(skel);
+		skel = NULL;
+		return;
+	}
+	if (!CHECK_EQ(t_attach(skel->maps.memcpy_op, &mc_link), 0, "attach memcpy_op"))
+		return;
+	ret = uring_init(&ring, 16, T_IORING_SETUP_BPF, 0);
+	if (!CHECK_EQ(ret, 0, "io_uring_setup(IORING_SETUP_BPF)"))
+		return;
+	for (i = 0; i < 2; i++) {
+		reg[i] = map_buf(reg_size[i]);
+		if (!CHECK_PTR(reg[i], "mmap registered buffer"))
+			goto fail;
+		iov[i].iov_base = reg[i];
+		iov[i].iov_len = reg_size[i];
+	}
+	ret = uring_register_buffers(&ring, iov, 2);
+	if (CHECK_EQ(ret, 0, "IORING_REGISTER_BUFFERS (64 KiB, 512 KiB)"))
+		return;
+fail:
+	uring_exit(&ring);
+}
+
+/*
+ * One copy and its byte-for-byte check. buf1 is PLAIN (a fresh buffer of
+ * b1len) or FIXED (registered buffer `idx` at offset foff, b1len long),
+ * buf2 is PLAIN of b2len. Copies len bytes from src_id at src_off to
+ * dst_id at dst_off; expects res == len, the destination's range replaced,
+ * every other byte of both buffers untouched.
+ */
+static void copy_case(const char *what, unsigned int b1type, unsigned int idx,
+		      uint32_t foff, uint32_t b1len, uint32_t b2len,
+		      uint8_t dst_id, uint32_t dst_off, uint32_t src_off,
+		      uint32_t len, bool async)
+{
+	unsigned char *p1 = NULL, *p2 = NULL, *v1, *e1 = NULL, *e2 = NULL;
+	uint8_t src_id = dst_id == 1 ? 2 : 1;
+	static unsigned int seed;
+	struct mc m = {0};
+	char msg[200];
+	int res = 0, ret;
+
+	snprintf(msg, sizeof(msg), "%s: buf%u[%u..+%u] <- buf%u[%u..+%u]%s",
+		 what, dst_id, dst_off, len, src_id, src_off, len,
+		 async ? " (IOSQE_ASYNC)" : "");
+	if (b1type == T_BPF_BUF_FIXED) {
+		v1 = reg[idx] + foff;
+	} else {
+		p1 = map_buf(b1len);
+		v1 = p1;
+	}
+	p2 = map_buf(b2len);
+	e1 = malloc(b1len ? b1len : 1);
+	e2 = malloc(b2len ? b2len : 1);
+	if (!CHECK_TRUE(v1 && p2 && e1 && e2, "buffers"))
+		goto out;
+	fill(v1, b1len, ++seed);
+	fill(p2, b2len, ++seed);
+	memcpy(e1, v1, b1len);
+	memcpy(e2, p2, b2len);
+	if (dst_id == 1)
+		memcpy(e1 + dst_off, p2 + src_off, len);
+	else
+		memcpy(e2 + dst_off, v1 + src_off, len);
+
+	m.buf1_type = b1type;
+	m.buf1_addr = b1type == T_BPF_BUF_FIXED ? foff : (uint64_t)(uintptr_t)p1;
+	m.buf1_len = b1len;
+	m.buf_index = idx;
+	m.buf2_type = T_BPF_BUF_PLAIN;
+	m.buf2_addr = (uint64_t)(uintptr_t)p2;
+	m.buf2_len = b2len;
+	m.dst_id = dst_id;
+	m.src_id = src_id;
+	m.dst_off = dst_off;
+	m.src_off = src_off;
+	m.len = len;
+	m.sqe_flags = async ? IOSQE_ASYNC : 0;
+	ret = mc_run(&ring, &m, &res);
+	if (!CHECK_EQ(ret, 0, msg))
+		goto out;
+	if (!CHECK_EQ(res, (int)len, msg))
+		goto out;
+	CHECK_MEM(v1, e1, b1len, dst_id == 1 ? "buffer 1 (destination)" : "buffer 1 (source, unchanged)");
+	CHECK_MEM(p2, e2, b2len, dst_id == 2 ? "buffer 2 (destination)" : "buffer 2 (source, unchanged)");
+out:
+	if (p1)
+		munmap(p1, b1len ? b1len : 1);
+	if (p2)
+		munmap(p2, b2len ? b2len : 1);
+	free(e1);
+	free(e2);
+}
+
+static void t_plain_to_plain(void)
+{
+	static const struct { uint32_t b1, b2, doff, soff, len; } c[] = {
+		{ 64, 64, 0, 0, 1 },
+		{ 256, 256, 7, 100, 100 },
+		{ PAGE, PAGE, 0, 0, PAGE },			/* whole buffers */
+		{ 4 * PAGE, 4 * PAGE, 4095, 13, 3 * PAGE + 7 },	/* page crossings */
+		{ 200 * 1024, 200 * 1024, 0, 0, 200 * 1024 },	/* > 32 pages */
+		{ 300 * 1024 + 123, 310 * 1024, 1, 10 * 1024 + 5, 300 * 1024 },
+	};
+
+	if (!need_setup())
+		return;
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		for (int async = 0; async < 2; async++) {
+			/* 2 -> 1 */
+			copy_case("plain->plain", T_BPF_BUF_PLAIN, 0, 0, c[i].b1, c[i].b2,
+				  1, c[i].doff, c[i].soff, c[i].len, async);
+			/* 1 -> 2 */
+			copy_case("plain->plain", T_BPF_BUF_PLAIN, 0, 0, c[i].b1, c[i].b2,
+				  2, c[i].doff, c[i].soff, c[i].len, async);
+		}
+	}
+}
+
+static void fixed_cases(uint8_t dst_id, const char *what)
+{
+	static const struct { unsigned int idx; uint32_t foff, b1, b2, doff, soff, len; } c[] = {
+		{ 0, 0, REG0_SIZE, 64, 0, 0, 64 },
+		{ 0, 100, 1000, 1000, 10, 20, 900 },
+		{ 1, PAGE + 5, 200 * 1024, 200 * 1024, 3, 0, 200 * 1024 - 3 },
+		{ 1, 0, REG1_SIZE, REG1_SIZE, 0, 0, REG1_SIZE },	/* whole 512 KiB */
+		{ 1, REG1_SIZE - 3 * PAGE, 3 * PAGE, 4 * PAGE, 1, PAGE - 1, 2 * PAGE + 100 },
+	};
+
+	if (!need_setup())
+		return;
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		for (int async = 0; async < 2; async++)
+			copy_case(what, T_BPF_BUF_FIXED, c[i].idx, c[i].foff, c[i].b1,
+				  c[i].b2, dst_id, c[i].doff, c[i].soff, c[i].len, async);
+	}
+}
+
+static void t_fixed_to_plain(void)
+{
+	fixed_cases(2, "fixed->plain");
+}
+
+static void t_plain_to_fixed(void)
+{
+	fixed_cases(1, "plain->fixed");
+}
+
+/*
+ * A request that must fail with `want` and copy nothing: both buffers are
+ * compared with their prior content. b1/b2 point at the buffers' bytes as
+ * seen by the request (for FIXED: the registered buffer from the offset).
+ */
+static void expect_fail(const char *msg, struct mc *m, unsigned char *b1,
+			size_t b1len, unsigned char *b2, size_t b2len, int want)
+{
+	unsigned char *s1 = malloc(b1len ? b1len : 1), *s2 = malloc(b2len ? b2len : 1);
+	int res = 0, ret;
+
+	if (!s1 || !s2)
+		goto out;
+	if (b1)
+		memcpy(s1, b1, b1len);
+	if (b2)
+		memcpy(s2, b2, b2len);
+	ret = mc_run(&ring, m, &res);
+	if (CHECK_EQ(ret, 0, msg))
+		CHECK_EQ(res, want, msg);
+	if (b1)
+		CHECK_MEM(b1, s1, b1len, "buffer 1 unchanged");
+	if (b2)
+		CHECK_MEM(b2, s2, b2len, "buffer 2 unchanged");
+out:
+	free(s1);
+	free(s2);
+}
+
+/* offset/len checks of the kfunc, for one buffer-1 type */
+static void bounds_cases(unsigned int b1type, bool async)
+{
+	const uint32_t L1 = 2 * PAGE, L2 = PAGE;
+	unsigned char *p1 = NULL, *p2, *v1;
+	struct mc m = {0};
+	char msg[200];
+	int res, ret;
+	struct {
+		const char *what;
+		uint8_t dst_id;
+		uint32_t doff, soff, len;
+		int ok;			/* 1: must succeed (res == len) */
+	} c[] = {
+		{ "dst range ends at the end of buffer 2", 2, L2 - 16, 0, 16, 1 },
+		{ "dst range ends at the end of buffer 1", 1, L1 - 16, 0, 16, 1 },
+		{ "src range ends at the end of buffer 2", 1, 0, L2 - 16, 16, 1 },
+		{ "src range ends at the end of buffer 1", 2, 0, L1 - 16, 16, 1 },
+		{ "whole buffer 2 into buffer 1", 1, L1 - L2, 0, L2, 1 },
+		{ "dst one byte past the end of buffer 2", 2, L2 - 15, 0, 16, 0 },
+		{ "dst one byte past the end of buffer 1", 1, L1 - 15, 0, 16, 0 },
+		{ "src one byte past the end of buffer 2", 1, 0, L2 - 15, 16, 0 },
+		{ "src one byte past the end of buffer 1", 2, 0, L1 - 15, 16, 0 },
+		{ "dst offset == length of buffer 2, len 1", 2, L2, 0, 1, 0 },
+		{ "len longer than both buffers", 1, 0, 0, L1 + 1, 0 },
+		{ "len longer than the source", 1, 0, 0, L2 + 1, 0 },
+		{ "dst offset 0xffffffff, len 2 (wraps u32)", 2, 0xffffffffu, 0, 2, 0 },
+		{ "src offset 0xffffffff, len 2 (wraps u32)", 1, 0, 0xffffffffu, 2, 0 },
+		{ "dst offset 0xffffffff, len 2 into buffer 1", 1, 0xffffffffu, 0, 2, 0 },
+		{ "src offset 0xffffffff, len 2 from buffer 1", 2, 0, 0xffffffffu, 2, 0 },
+		{ "dst offset 1, len 0xffffffff (wraps)", 2, 1, 0, 0xffffffffu, 0 },
+		{ "src offset 2, len 0xfffffffe (wraps to 0)", 1, 0, 2, 0xfffffffeu, 0 },
+		{ "dst offset 0x80000000, len 0x80000000 (wraps to 0)", 2, 0x80000000u, 0, 0x80000000u, 0 },
+	};
+
+	if (b1type == T_BPF_BUF_FIXED) {
+		v1 = reg[0] + 8;		/* registered buffer 0 from offset 8 */
+	} else {
+		p1 = map_buf(L1);
+		v1 = p1;
+	}
+	p2 = map_buf(L2);
+	if (!CHECK_TRUE(v1 && p2, "buffers"))
+		goto out;
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		fill(v1, L1, i + 1);
+		fill(p2, L2, i + 100);
+		memset(&m, 0, sizeof(m));
+		m.buf1_type = b1type;
+		m.buf1_addr = b1type == T_BPF_BUF_FIXED ? 8 : (uint64_t)(uintptr_t)p1;
+		m.buf1_len = L1;
+		m.buf_index = 0;
+		m.buf2_type = T_BPF_BUF_PLAIN;
+		m.buf2_addr = (uint64_t)(uintptr_t)p2;
+		m.buf2_len = L2;
+		m.dst_id = c[i].dst_id;
+		m.src_id = c[i].dst_id == 1 ? 2 : 1;
+		m.dst_off = c[i].doff;
+		m.src_off = c[i].soff;
+		m.len = c[i].len;
+		m.sqe_flags = async ? IOSQE_ASYNC : 0;
+		snprintf(msg, sizeof(msg), "%s buffer 1%s: %s", b1type == T_BPF_BUF_FIXED ?
+			 "fixed" : "plain", async ? ", IOSQE_ASYNC" : "", c[i].what);
+		if (c[i].ok) {
+			res = 0;
+			ret = mc_run(&ring, &m, &res);
+			if (CHECK_EQ(ret, 0, msg))
+				CHECK_EQ(res, (int)c[i].len, msg);
+		} else {
+			expect_fail(msg, &m, v1, L1, p2, L2, -EINVAL);
+		}
+	}
+out:
+	if (p1)
+		munmap(p1, L1);
+	if (p2)
+		munmap(p2, L2);
+}
+
+static void t_bounds_plain(void)
+{
+	if (!need_setup())
+		return;
+	bounds_cases(T_BPF_BUF_PLAIN, false);
+	bounds_cases(T_BPF_BUF_PLAIN, true);
+}
+
+static void t_bounds_fixed(void)
+{
+	if (!need_setup())
+		return;
+	bounds_cases(T_BPF_BUF_FIXED, false);
+	bounds_cases(T_BPF_BUF_FIXED, true);
+}
+
+/* buffer ids the kfunc must refuse, and missing buffers */
+static void t_bad_buffer_ids(void)
+{
+	static const struct { uint8_t dst, src; unsigned int b1, b2; const char *what; } c[] = {
+		{ 1, 1, T_BPF_BUF_PLAIN, T_BPF_BUF_PLAIN, "dst id == src id == 1" },
+		{ 2, 2, T_BPF_BUF_PLAIN, T_BPF_BUF_PLAIN, "dst id == src id == 2" },
+		{ 0, 1, T_BPF_BUF_PLAIN, T_BPF_BUF_PLAIN, "dst id 0" },
+		{ 1, 3, T_BPF_BUF_PLAIN, T_BPF_BUF_PLAIN, "src id 3" },
+		{ 3, 2, T_BPF_BUF_PLAIN, T_BPF_BUF_PLAIN, "dst id 3" },
+		{ 2, 1, T_BPF_BUF_PLAIN, T_BPF_BUF_NONE, "copy into buffer 2 of type NONE" },
+		{ 1, 2, T_BPF_BUF_NONE, T_BPF_BUF_PLAIN, "copy into buffer 1 of type NONE" },
+		{ 1, 2, T_BPF_BUF_PLAIN, T_BPF_BUF_NONE, "copy from buffer 2 of type NONE" },
+	};
+	unsigned char *p1, *p2;
+
+	if (!need_setup())
+		return;
+	p1 = map_buf(PAGE);
+	p2 = map_buf(PAGE);
+	if (!CHECK_TRUE(p1 && p2, "buffers"))
+		return;
+	fill(p1, PAGE, 1);
+	fill(p2, PAGE, 2);
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct mc m = {0};
+
+		m.buf1_type = c[i].b1;
+		if (c[i].b1 == T_BPF_BUF_PLAIN) {
+			m.buf1_addr = (uint64_t)(uintptr_t)p1;
+			m.buf1_len = PAGE;
+		}
+		m.buf2_type = c[i].b2;
+		if (c[i].b2 == T_BPF_BUF_PLAIN) {
+			m.buf2_addr = (uint64_t)(uintptr_t)p2;
+			m.buf2_len = PAGE;
+		}
+		m.dst_id = c[i].dst;
+		m.src_id = c[i].src;
+		m.len = 16;
+		expect_fail(c[i].what, &m, p1, PAGE, p2, PAGE, -EINVAL);
+	}
+	munmap(p1, PAGE);
+	munmap(p2, PAGE);
+}
+
+/* buf1 type 3..7 and buf2 type 2..7 are rejected before issue */
+static void t_invalid_buffer_types(void)
+{
+	unsigned char *p1, *p2;
+	char msg[96];
+
+	if (!need_setup())
+		return;
+	p1 = map_buf(PAGE);
+	p2 = map_buf(PAGE);
+	if (!CHECK_TRUE(p1 && p2, "buffers"))
+		return;
+	fill(p1, PAGE, 3);
+	fill(p2, PAGE, 4);
+	for (unsigned int t = 0; t < 8; t++) {
+		for (int which = 1; which <= 2; which++) {
+			struct mc m = {0};
+			int i0 = skel->bss->issue_calls;
+
+			if ((which == 1 && t < 3) || (which == 2 && t < 2))
+				continue;
+			m.buf1_type = which == 1 ? t : T_BPF_BUF_PLAIN;
+			m.buf1_addr = (uint64_t)(uintptr_t)p1;
+			m.buf1_len = PAGE;
+			m.buf2_type = which == 2 ? t : T_BPF_BUF_PLAIN;
+			m.buf2_addr = (uint64_t)(uintptr_t)p2;
+			m.buf2_len = PAGE;
+			m.dst_id = 2;
+			m.src_id = 1;
+			m.len = 64;
+			m.sqe_flags = t & 1 ? IOSQE_ASYNC : 0;
+			snprintf(msg, sizeof(msg), "buffer %d type %u", which, t);
+			expect_fail(msg, &m, p1, PAGE, p2, PAGE, -EINVAL);
+			CHECK_EQ(skel->bss->issue_calls - i0, 0,
+				 "issue_fn must not run for an invalid buffer type");
+		}
+	}
+	munmap(p1, PAGE);
+	munmap(p2, PAGE);
+}
+
+/* FIXED buffer 1: index and range against the registered buffer */
+static void t_fixed_checks(void)
+{
+	struct {
+		const char *what;
+		uint16_t idx;
+		uint64_t off;
+		uint32_t len;
+	} c[] = {
+		{ "buf_index 2 == number of registered buffers", 2, 0, 64 },
+		{ "buf_index 100", 100, 0, 64 },
+		{ "buf_index 0xffff", 0xffff, 0, 64 },
+		{ "offset+len one byte past registered buffer 0", 0, REG0_SIZE - 63, 64 },
+		{ "offset+len past registered buffer 0 (10 of 20 bytes)", 0, REG0_SIZE - 10, 20 },
+		{ "len registered size + 1", 0, 0, REG0_SIZE + 1 },
+		{ "offset == registered size, len 1", 0, REG0_SIZE, 1 },
+		{ "offset 4 GiB, len 64", 0, 1ULL << 32, 64 },
+		{ "offset 0xffffffffffffffff, len 2 (wraps)", 0, ~0ULL, 2 },
+		{ "offset -4096, len 8192 (wraps)", 0, -4096ULL, 8192 },
+		{ "offset+len past registered buffer 1", 1, REG1_SIZE - PAGE, PAGE + 1 },
+	};
+	unsigned char *p2;
+	int res, ret;
+
+	if (!need_setup())
+		return;
+	p2 = map_buf(PAGE);
+	if (!CHECK_PTR(p2, "buffer"))
+		return;
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		for (int async = 0; async < 2; async++) {
+			struct mc m = {0};
+			char msg[160];
+
+			fill(reg[0], REG0_SIZE, i);
+			fill(reg[1], REG1_SIZE, i + 7);
+			fill(p2, PAGE, i + 50);
+			m.buf1_type = T_BPF_BUF_FIXED;
+			m.buf1_addr = c[i].off;
+			m.buf1_len = c[i].len;
+			m.buf_index = c[i].idx;
+			m.buf2_type = T_BPF_BUF_PLAIN;
+			m.buf2_addr = (uint64_t)(uintptr_t)p2;
+			m.buf2_len = PAGE;
+			/* copy 4 bytes from buffer 2 into buffer 1 at offset 0 */
+			m.dst_id = 1;
+			m.src_id = 2;
+			m.len = 4;
+			m.sqe_flags = async ? IOSQE_ASYNC : 0;
+			snprintf(msg, sizeof(msg), "%s%s", c[i].what,
+				 async ? ", IOSQE_ASYNC" : "");
+			/* compare both registered buffers as a whole */
+			expect_fail(msg, &m, reg[0], REG0_SIZE, reg[1], REG1_SIZE, -EINVAL);
+		}
+	}
+
+	/* the very end of a registered buffer is fine */
+	{
+		struct mc m = {0};
+
+		fill(p2, PAGE, 99);
+		m.buf1_type = T_BPF_BUF_FIXED;
+		m.buf1_addr = REG0_SIZE - 64;
+		m.buf1_len = 64;
+		m.buf_index = 0;
+		m.buf2_type = T_BPF_BUF_PLAIN;
+		m.buf2_addr = (uint64_t)(uintptr_t)p2;
+		m.buf2_len = PAGE;
+		m.dst_id = 1;
+		m.src_id = 2;
+		m.len = 64;
+		res = 0;
+		ret = mc_run(&ring, &m, &res);
+		if (CHECK_EQ(ret, 0, "last 64 bytes of registered buffer 0") &&
+		    CHECK_EQ(res, 64, "last 64 bytes of registered buffer 0"))
+			CHECK_MEM(reg[0] + REG0_SIZE - 64, p2, 64, "copied bytes");
+	}
+	munmap(p2, PAGE);
+}
+
+/* FIXED with no buffers registered on the ring: -EFAULT */
+static void t_fixed_unregistered(void)
+{
+	struct uring r2;
+	unsigned char *p2;
+	struct mc m = {0};
+	int res = 0, ret;
+
+	if (!need_setup())
+		return;
+	ret = uring_init(&r2, 4, T_IORING_SETUP_BPF, 0);
+	if (!CHECK_EQ(ret, 0, "second BPF ring"))
+		return;
+	p2 = map_buf(PAGE);
+	m.buf1_type = T_BPF_BUF_FIXED;
+	m.buf1_len = 64;
+	m.buf2_type = T_BPF_BUF_PLAIN;
+	m.buf2_addr = (uint64_t)(uintptr_t)p2;
+	m.buf2_len = PAGE;
+	m.dst_id = 2;
+	m.src_id = 1;
+	m.len = 16;
+	ret = mc_run(&r2, &m, &res);
+	if (CHECK_EQ(ret, 0, "FIXED on a ring without registered buffers"))
+		CHECK_EQ(res, -EFAULT, "FIXED on a ring without registered buffers");
+	munmap(p2, PAGE);
+	uring_exit(&r2);
+}
+
+/* a plain buffer that is not (writably) mapped: an error, never success */
+static void t_unmapped_plain(void)
+{
+	unsigned char *p1, *hole;
+	struct mc m = {0};
+	int res = 0, ret;
+
+	if (!need_setup())
+		return;
+	p1 = map_buf(PAGE);
+	hole = mmap(NULL, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (!CHECK_TRUE(p1 && hole != MAP_FAILED, "buffers"))
+		return;
+	fill(p1, PAGE, 5);
+	m.buf1_type = T_BPF_BUF_PLAIN;
+	m.buf1_addr = (uint64_t)(uintptr_t)p1;
+	m.buf1_len = PAGE;
+	m.buf2_type = T_BPF_BUF_PLAIN;
+	m.buf2_addr = (uint64_t)(uintptr_t)hole;
+	m.buf2_len = PAGE;
+	m.len = 128;
+
+	/* from a PROT_NONE source */
+	m.dst_id = 1;
+	m.src_id = 2;
+	expect_fail("copy from a PROT_NONE buffer", &m, p1, PAGE, NULL, 0, -EFAULT);
+
+	/* into a PROT_NONE destination: any error (or a short count), not success */
+	m.dst_id = 2;
+	m.src_id = 1;
+	ret = mc_run(&ring, &m, &res);
+	if (CHECK_EQ(ret, 0, "copy into a PROT_NONE buffer")) {
+		if (res == 128)
+			FAIL("copy into a PROT_NONE buffer reported success (res %d)", res);
+		else
+			T_DEBUG("copy into a PROT_NONE buffer: res %d", res);
+	}
+	munmap(p1, PAGE);
+	munmap(hole, PAGE);
+}
+
+int main(int argc, char **argv)
+{
+	T_INIT(argc, argv);
+	REQUIRE_ROOT();
+	REQUIRE_BTF_TYPE("uring_bpf_ops", "IORING_OP_BPF");
+	REQUIRE_BTF_TYPE("bpf_req_mem_desc", "io_uring_bpf_req_memcpy");
+
+	ring.fd = -1;
+	RUN(t_setup);
+	RUN(t_plain_to_plain);
+	RUN(t_fixed_to_plain);
+	RUN(t_plain_to_fixed);
+	RUN(t_bounds_plain);
+	RUN(t_bounds_fixed);
+	RUN(t_bad_buffer_ids);
+	RUN(t_invalid_buffer_types);
+	RUN(t_fixed_checks);
+	RUN(t_fixed_unregistered);
+	RUN(t_unmapped_plain);
+
+	if (ring.fd >= 0)
+		uring_exit(&ring);
+	t_detach(&mc_link);
+	if (skel)
+		op_memcpy__destroy(skel);
+	return T_DONE();
+}
