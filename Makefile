@@ -1,0 +1,81 @@
+# iouring-bpf top-level Makefile.
+#
+#   make deps          install the Debian packages the project needs (root)
+#   make tools         libbpf 1.5 (static) + bpftool 7.5 from the kernel source
+#   make kernel        release kernel (kernel/build)
+#   make kernel-debug  debug kernel: KASAN, lockdep, kmemleak (kernel/build --debug)
+#   make vmlinux.h     regenerate vmlinux/vmlinux.h from the release kernel's BTF,
+#                      or from another BTF file: make vmlinux.h BTF=/sys/kernel/btf/vmlinux
+#   make test-prep     build what the tests need (tools, kernel-debug, loader, tests)
+#   make test          test-prep, then tests/run
+#   make demo          the main job: deps, build, boot the kernel, run a tour
+#                      (TESTS_ARGS="-t FILTER -v --host-only ..." is passed on)
+#   make clean         remove build products in the work tree (not the cache;
+#                      the cache is $(IOURING_BPF_CACHE): rm -rf it to start over)
+#
+# Variables for sub-makes (BPFTOOL, LIBBPF_A, LIBBPF_INCLUDE, LIBBPF_LDLIBS,
+# TOOLS_DIR, IOURING_BPF_CACHE) come from mk/tools.mk and are exported.
+
+include mk/tools.mk
+export TOOLS_DIR BPFTOOL LIBBPF_A LIBBPF_INCLUDE LIBBPF_LDLIBS
+
+# Everything a bare Debian 12 needs to build and test the project.
+DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev dwarves \
+	qemu-system-x86 clang llvm libcap-dev zlib1g-dev libzstd-dev pkg-config \
+	cpio xz-utils git gnuplot-nox python3 linux-source-6.12 iproute2 kmod
+JOBS ?= $(shell nproc)
+BTF ?=
+TESTS_ARGS ?=
+
+.PHONY: all deps tools kernel kernel-debug vmlinux.h test-prep test demo clean
+
+all: tools kernel
+
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
+	done); \
+	if [ -z "$$missing" ]; then echo "deps: all installed"; exit 0; fi; \
+	echo "deps: installing" $$missing; \
+	if [ "$$(id -u)" != 0 ]; then echo "deps: run as root (or: apt-get install" $$missing")" >&2; exit 1; fi; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get install -y -q --no-install-recommends $$missing || \
+		{ apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; }
+
+tools:
+	tools/build-bpftools -j$(JOBS)
+
+kernel:
+	kernel/build -j$(JOBS)
+
+kernel-debug:
+	kernel/build --debug -j$(JOBS)
+
+# With BTF unset, the release kernel is built if needed and its vmlinux used.
+vmlinux.h: tools
+	@set -e; btf='$(BTF)'; \
+	if [ -z "$$btf" ]; then btf=$$(kernel/build --print-dir -j$(JOBS))/vmlinux; fi; \
+	mkdir -p vmlinux; \
+	echo "vmlinux.h: $(BPFTOOL) btf dump file $$btf format c"; \
+	$(BPFTOOL) btf dump file "$$btf" format c >vmlinux/vmlinux.h.tmp; \
+	mv vmlinux/vmlinux.h.tmp vmlinux/vmlinux.h; \
+	wc -l vmlinux/vmlinux.h
+
+# test-prep builds everything the tests use; .ci/run runs it and then
+# tests/run itself, so that the summary is the last line of the CI log.
+test-prep: tools kernel-debug
+	@if [ -f loader/Makefile ]; then $(MAKE) -C loader; fi
+	@if [ -f tests/Makefile ]; then $(MAKE) -C tests; fi
+
+test: test-prep
+	tests/run $(TESTS_ARGS)
+
+# The main job on a bare machine: install, build, boot, tour (demo/tour.sh).
+demo: deps tools kernel
+	$(MAKE) -C loader
+	kernel/vm-run -- demo/tour.sh
+
+clean:
+	@if [ -f loader/Makefile ]; then $(MAKE) -C loader clean; fi
+	@if [ -f tests/Makefile ]; then $(MAKE) -C tests clean; fi
+	rm -f vmlinux/vmlinux.h.tmp
