@@ -22,7 +22,8 @@ export TOOLS_DIR BPFTOOL LIBBPF_A LIBBPF_INCLUDE LIBBPF_LDLIBS
 # Everything a bare Debian 12 needs to build and test the project.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev dwarves \
 	qemu-system-x86 clang llvm libcap-dev zlib1g-dev libzstd-dev pkg-config \
-	cpio xz-utils git gnuplot-nox python3 linux-source-6.12 iproute2 kmod
+	cpio xz-utils git gnuplot-nox python3 linux-source-6.12 iproute2 kmod \
+	liburing-dev
 JOBS ?= $(shell nproc)
 BTF ?=
 TESTS_ARGS ?=
@@ -66,6 +67,7 @@ vmlinux.h: tools
 test-prep: tools kernel-debug
 	@if [ -f loader/Makefile ]; then $(MAKE) -C loader; fi
 	@if [ -f tests/Makefile ]; then $(MAKE) -C tests; fi
+	$(MAKE) -C examples
 
 test: test-prep
 	tests/run $(TESTS_ARGS)
