@@ -186,10 +186,16 @@ static void t_enter_submits_then_runs(void)
 	ret = uring_peek_cqe(&l.r, &cqe);
 	if (CHECK_EQ(ret, 0, "CQE of the user-space NOP"))
 		CHECK_EQ(cqe.res, 0, "user-space NOP res");
-	/* min_complete 1 with nothing in flight: STOP ends the wait */
-	ret = enter_getevents(l.r.fd, 0, 1);
-	CHECK_EQ(ret, 0, "io_uring_enter(fd, 0, 1, GETEVENTS), program says STOP");
+	/* min_complete 1: the program runs once the NOP's CQE is there */
+	sqe = uring_get_sqe(&l.r);
+	sqe_nop(sqe, 9);
+	uring_flush(&l.r);
+	ret = enter_getevents(l.r.fd, 1, 1);
+	CHECK_EQ(ret, 1, "io_uring_enter(fd, 1, 1, GETEVENTS), program says STOP");
 	CHECK_EQ(l.s->bss->invocations, 2, "program invocations");
+	ret = uring_peek_cqe(&l.r, &cqe);
+	if (CHECK_EQ(ret, 0, "CQE of the second NOP"))
+		CHECK_EQ(cqe.user_data, 9, "second NOP's user_data");
 	/* no GETEVENTS: the program does not run */
 	sqe = uring_get_sqe(&l.r);
 	sqe_nop(sqe, 8);
@@ -252,6 +258,10 @@ static void t_attach_twice_ebusy(void)
 	ret = t_attach(s2->maps.ops, &l2);
 	CHECK_EQ(ret, -EBUSY, "second io_uring_ops on the same ring");
 	t_detach(&l2);
+	/* a second link on the same (attached) map */
+	ret = t_attach(l.s->maps.ops, &l2);
+	CHECK_EQ(ret, -EBUSY, "second link on the attached map");
+	t_detach(&l2);
 	/* the first one is still in charge */
 	ret = enter_getevents(l.r.fd, 0, 0);
 	CHECK_EQ(ret, 0, "enter");
@@ -308,12 +318,14 @@ static void t_ring_requirements(void)
 static void t_bad_ring_fd(void)
 {
 	struct { int fd; int want; const char *what; } c[3];
-	int efd, nfd, cfd;
+	int efd, nfd, cfd = 900;
 
 	efd = eventfd(0, 0);
 	nfd = open("/dev/null", O_RDONLY);
-	cfd = open("/dev/null", O_RDONLY);
-	close(cfd);	/* a number that is not open */
+	/* a number that is not open (libbpf takes the lowest free fds, so
+	 * a recently closed one would be reused by a map or BTF fd) */
+	while (fcntl(cfd, F_GETFD) != -1)
+		cfd++;
 	c[0].fd = efd; c[0].want = -EOPNOTSUPP; c[0].what = "ring_fd = an eventfd";
 	c[1].fd = nfd; c[1].want = -EOPNOTSUPP; c[1].what = "ring_fd = /dev/null";
 	c[2].fd = cfd; c[2].want = -EBADF; c[2].what = "ring_fd not open";
@@ -323,7 +335,11 @@ static void t_bad_ring_fd(void)
 
 		if (!s)
 			continue;
-		CHECK_EQ(t_attach(s->maps.ops, &link), c[i].want, c[i].what);
+		if (i == 2 && fcntl(cfd, F_GETFD) != -1) {
+			FAIL("test bug: fd %d got opened while loading", cfd);
+		} else {
+			CHECK_EQ(t_attach(s->maps.ops, &link), c[i].want, c[i].what);
+		}
 		t_detach(&link);
 		loop__destroy(s);
 	}
@@ -485,6 +501,35 @@ out:
 	lp_close(&l);
 }
 
+/*
+ * The wait starts with ls->cq_tail = cq head + min_complete and
+ * ls->timeout = the EXT_ARG timeout: waiting for a CQE that never comes
+ * ends with -ETIME after the timeout.
+ */
+static void t_ext_arg_timeout(void)
+{
+	struct __kernel_timespec ts;
+	struct t_getevents_arg arg;
+	double t0, dt;
+	struct lp l;
+	int ret;
+
+	if (!lp_open(&l, M_STOP, 0))
+		return;
+	memset(&arg, 0, sizeof(arg));
+	t_ms_to_ts(&ts, 100);
+	arg.ts = (uint64_t)(uintptr_t)&ts;
+	t0 = t_now_ms();
+	ret = t_io_uring_enter(l.r.fd, 0, 1, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
+			       &arg, sizeof(arg));
+	dt = t_now_ms() - t0;
+	CHECK_EQ(ret, -ETIME, "io_uring_enter(fd, 0, 1, GETEVENTS|EXT_ARG 100 ms), nothing in flight");
+	CHECK_GE(dt, 100, "ms until io_uring_enter returned");
+	CHECK_LT(dt, 5000, "ms until io_uring_enter returned");
+	T_DEBUG("-ETIME after %.1f ms, %u invocations", dt, l.s->bss->invocations);
+	lp_close(&l);
+}
+
 static void t_ret7_einval(void)
 {
 	struct lp l;
@@ -569,6 +614,7 @@ int main(int argc, char **argv)
 	RUN(t_regions);
 	RUN(t_timeout_etime);
 	RUN(t_min_wait_einval);
+	RUN(t_ext_arg_timeout);
 	RUN(t_ret7_einval);
 	RUN(t_verifier_rejects_bad_writes);
 	RUN(t_per_ring);

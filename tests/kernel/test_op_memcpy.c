@@ -154,6 +154,13 @@ static void copy_case(const char *what, unsigned int b1type, unsigned int idx,
 	snprintf(msg, sizeof(msg), "%s: buf%u[%u..+%u] <- buf%u[%u..+%u]%s",
 		 what, dst_id, dst_off, len, src_id, src_off, len,
 		 async ? " (IOSQE_ASYNC)" : "");
+	/* a valid copy by construction (else the test case is wrong) */
+	if ((uint64_t)dst_off + len > (dst_id == 1 ? b1len : b2len) ||
+	    (uint64_t)src_off + len > (src_id == 1 ? b1len : b2len)) {
+		FAIL("test bug: %s is out of range (buffer 1 %u, buffer 2 %u bytes)",
+		     msg, b1len, b2len);
+		return;
+	}
 	if (b1type == T_BPF_BUF_FIXED) {
 		v1 = reg[idx] + foff;
 	} else {
@@ -209,9 +216,9 @@ static void t_plain_to_plain(void)
 		{ 64, 64, 0, 0, 1 },
 		{ 256, 256, 7, 100, 100 },
 		{ PAGE, PAGE, 0, 0, PAGE },			/* whole buffers */
-		{ 4 * PAGE, 4 * PAGE, 4095, 13, 3 * PAGE + 7 },	/* page crossings */
+		{ 4 * PAGE, 4 * PAGE, 4095, 13, 3 * PAGE + 1 },	/* page crossings, to the end */
 		{ 200 * 1024, 200 * 1024, 0, 0, 200 * 1024 },	/* > 32 pages */
-		{ 300 * 1024 + 123, 310 * 1024, 1, 10 * 1024 + 5, 300 * 1024 },
+		{ 300 * 1024 + 123, 310 * 1024, 1, 10 * 1024 + 5, 290 * 1024 },
 	};
 
 	if (!need_setup())
@@ -235,7 +242,7 @@ static void fixed_cases(uint8_t dst_id, const char *what)
 		{ 0, 100, 1000, 1000, 10, 20, 900 },
 		{ 1, PAGE + 5, 200 * 1024, 200 * 1024, 3, 0, 200 * 1024 - 3 },
 		{ 1, 0, REG1_SIZE, REG1_SIZE, 0, 0, REG1_SIZE },	/* whole 512 KiB */
-		{ 1, REG1_SIZE - 3 * PAGE, 3 * PAGE, 4 * PAGE, 1, PAGE - 1, 2 * PAGE + 100 },
+		{ 1, REG1_SIZE - 3 * PAGE, 3 * PAGE, 4 * PAGE, 1, PAGE - 1, 2 * PAGE + 1 },
 	};
 
 	if (!need_setup())

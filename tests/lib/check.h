@@ -306,6 +306,9 @@ static inline void t_print_log(size_t max)
 		return;
 	if (n > max) {
 		s += n - max;
+		p = strchr(s, '\n');	/* start at a line */
+		if (p)
+			s = p + 1;
 		printf("  # libbpf log (last %zu bytes):\n", max);
 	} else {
 		printf("  # libbpf log:\n");
