@@ -16,6 +16,8 @@
  *   8 CHAIN_WRITE       prep keeps sqe->off in the pdu, issue stores it in
  *                       map chain[0]                          -> res 0
  *   9 CHAIN_READ        issue: res = chain[0]                 -> res chain[0]
+ *  10 SET_RESULT_NEG    issue: uring_bpf_set_result(-ARG)     -> res -ARG, or
+ *                       -EINVAL for kernel-internal codes (ARG > 511)
  * flags_op: issue records data->opf and returns opf & 0x3ffff as res.
  * nop_op / dup_op / max_op / inflight_op / twin_op: prep 0, issue 0, each
  * counting calls; their ids are overridden from user space before load
@@ -29,7 +31,7 @@ char LICENSE[] SEC("license") = "GPL";
 enum {
 	A_NOP, A_PREP_ERR, A_SET_RESULT, A_ISSUE_ERR, A_ISSUE_POSITIVE,
 	A_ISSUE_EIOCBQUEUED, A_ISSUE_HUGE_NEG, A_PDU, A_CHAIN_WRITE,
-	A_CHAIN_READ,
+	A_CHAIN_READ, A_SET_RESULT_NEG,
 };
 
 struct {
@@ -93,6 +95,9 @@ int BPF_PROG(ctl_issue, struct uring_bpf_data *data)
 		return 0;
 	case A_ISSUE_ERR:
 		return -arg(data);
+	case A_SET_RESULT_NEG:
+		uring_bpf_set_result(data, -arg(data));
+		return 0;
 	case A_ISSUE_POSITIVE:
 		return arg(data);
 	case A_ISSUE_EIOCBQUEUED:

@@ -20,7 +20,7 @@
 enum {
 	A_NOP, A_PREP_ERR, A_SET_RESULT, A_ISSUE_ERR, A_ISSUE_POSITIVE,
 	A_ISSUE_EIOCBQUEUED, A_ISSUE_HUGE_NEG, A_PDU, A_CHAIN_WRITE,
-	A_CHAIN_READ,
+	A_CHAIN_READ, A_SET_RESULT_NEG,
 };
 
 #define ID_CTL		10
@@ -276,6 +276,10 @@ static void t_set_result(void)
 			      "issue_fn returns -EIO");
 		CHECK_BPF_RES(&r, ctl(A_ISSUE_ERR, ERANGE), IOSQE_ASYNC, -ERANGE,
 			      "issue_fn returns -ERANGE, IOSQE_ASYNC");
+		CHECK_BPF_RES(&r, ctl(A_ISSUE_ERR, 133), 0, -133,
+			      "issue_fn returns -133 (-EHWPOISON, the last errno)");
+		CHECK_BPF_RES(&r, ctl(A_SET_RESULT_NEG, ENOSPC), 0, -ENOSPC,
+			      "uring_bpf_set_result(-ENOSPC)");
 	}
 	t_detach(&link);
 	uring_exit(&r);
@@ -294,6 +298,8 @@ static void t_issue_bad_return(void)
 		{ A_ISSUE_POSITIVE, 1, "issue_fn returns 1" },
 		{ A_ISSUE_EIOCBQUEUED, 0, "issue_fn returns -EIOCBQUEUED (-529)" },
 		{ A_ISSUE_HUGE_NEG, 0, "issue_fn returns -5000" },
+		{ A_ISSUE_ERR, 512, "issue_fn returns -512 (-ERESTARTSYS, kernel-internal)" },
+		{ A_ISSUE_ERR, 4095, "issue_fn returns -4095" },
 	};
 	struct bpf_link *link = NULL;
 	struct uring r;
@@ -319,6 +325,32 @@ static void t_issue_bad_return(void)
 	ret = t_attach(skel->maps.ctl_op, &link);
 	CHECK_EQ(ret, 0, "re-register ctl_op after the ring exited");
 	t_detach(&link);
+}
+
+/* uring_bpf_set_result() maps kernel-internal error codes to -EINVAL too */
+static void t_set_result_internal_errno(void)
+{
+	static const struct { unsigned int arg; const char *what; } c[] = {
+		{ 529, "uring_bpf_set_result(-EIOCBQUEUED)" },
+		{ 512, "uring_bpf_set_result(-ERESTARTSYS)" },
+		{ 4095, "uring_bpf_set_result(-4095)" },
+		{ 5000, "uring_bpf_set_result(-5000)" },
+	};
+	struct bpf_link *link = NULL;
+	struct uring r;
+
+	if (!need_skel() || !bpf_ring(&r, 8, 0))
+		return;
+	if (CHECK_EQ(t_attach(skel->maps.ctl_op, &link), 0, "attach ctl_op")) {
+		for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			CHECK_BPF_RES(&r, ctl(A_SET_RESULT_NEG, c[i].arg), i & 1 ? IOSQE_ASYNC : 0,
+				      -EINVAL, c[i].what);
+		}
+		CHECK_BPF_RES(&r, ctl(A_SET_RESULT_NEG, 511), 0, -511,
+			      "uring_bpf_set_result(-511), the last user-visible code");
+	}
+	t_detach(&link);
+	uring_exit(&r);
 }
 
 static void t_pdu_survives(void)
@@ -755,6 +787,7 @@ int main(int argc, char **argv)
 	RUN(t_prep_error);
 	RUN(t_set_result);
 	RUN(t_issue_bad_return);
+	RUN(t_set_result_internal_errno);
 	RUN(t_pdu_survives);
 	RUN(t_pdu_last_byte);
 	RUN(t_chain_map);
