@@ -124,6 +124,7 @@ const struct iou_prog iou_catalog[] = {
 		.example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
 		.params = {
 			{ "spin_us", "microseconds to poll before sleeping" },
+			{ "want", "CQEs to wait for when io_uring_enter's min_complete is 0" },
 		},
 		.workload = run_hybrid_poll,
 	},
@@ -134,7 +135,7 @@ const struct iou_prog iou_catalog[] = {
 		.elf = iou_cq_stats__elf_bytes,
 		.example = "iouring-bpf run cq-stats --count 256",
 		.params = {
-			{ "ud_is_ts", "1: user_data is the submit time (ns), histogram latency" },
+			{ "ud_is_ts", "1: user_data is the submit time (ns), histogram latency (run sets 1)" },
 		},
 		.setup = setup_cq_stats, .workload = run_cq_stats,
 	},

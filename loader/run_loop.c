@@ -6,6 +6,11 @@
  * attached to it before the workload starts. Every io_uring_enter() that
  * waits has a 10 s (or longer) timeout, so a program that never says STOP
  * fails the run instead of hanging it.
+ *
+ * Delayed completions are reads of timerfds, not IORING_OP_TIMEOUT: a
+ * completed timeout request makes the kernel's wait loop consider itself
+ * woken for the rest of that wait (cq_timeouts changed), so a program that
+ * returns WAIT would be called again at once, in a busy loop.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,11 +18,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
 #include "run.h"
 #include "../progs/iou_exit_info.h"
 
 #define SEC_NS		1000000000LL
+
+/* a timerfd that expires once, ns from now; reading it gives 8 bytes */
+static int timer_in(int fd, long long ns)
+{
+	struct itimerspec its = { 0 };
+
+	if (fd < 0)
+		fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	its.it_value.tv_sec = ns / SEC_NS;
+	its.it_value.tv_nsec = ns % SEC_NS;
+	if (timerfd_settime(fd, 0, &its, NULL)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
 
 static int exit_kind(struct run_ctx *rc)
 {
@@ -242,22 +266,30 @@ int run_copy(struct run_ctx *rc)
 int run_batch_wait(struct run_ctx *rc)
 {
 	long long n = rc_count(rc, 66), batch = rc_var(rc, "batch");
-	long long got = 0, waits = 0, etime = 0, bad = 0;
-	struct __kernel_timespec *ts;
-	long long late0, late;
-	int ret;
+	long long maxwait = rc_var(rc, "max_wait_us") * 1000;
+	long long got = 0, waits = 0, etime = 0, bad = 0, partial = 0, total;
+	long long late0, late, t0, dt;
+	__u64 (*bufs)[1];
+	int *fds, ret;
 
-	if (n > 256) {
-		fprintf(stderr, "iouring-bpf run: batch-wait: --count at most 256\n");
+	if (n > 256 || batch > 32) {
+		fprintf(stderr, "iouring-bpf run: batch-wait: --count at most 256, batch at most 32\n");
 		return -1;
 	}
-	ts = calloc(n ? n : 1, sizeof(*ts));
-	if (!ts)
-		return -1;
-	/* timeouts expiring every 100 us from 1 ms on */
+	total = n + (batch > 1 ? batch - 1 : 0);
+	fds = calloc(total + 1, sizeof(*fds));
+	bufs = calloc(total + 1, sizeof(*bufs));
+	if (!fds || !bufs)
+		goto out;
+	for (long long i = 0; i <= total; i++)
+		fds[i] = -1;
+	/* timers expiring every 100 us from 1 ms on, each read once */
 	for (long long i = 0; i < n; i++) {
-		ts[i].tv_nsec = 1000000 + i * 100000;
-		ring_prep_timeout(ring_get_sqe(&rc->ring), &ts[i], i + 1);
+		fds[i] = timer_in(-1, 1000000 + i * 100000);
+		if (!rc_check(rc, fds[i] >= 0, "timerfd: %s", strerror(errno)))
+			goto out;
+		ring_prep_rw(ring_get_sqe(&rc->ring), IORING_OP_READ, fds[i],
+			     bufs[i], 8, 0, i + 1);
 		if ((i + 1) % 32 == 0 || i == n - 1) {
 			ret = ring_submit(&rc->ring);
 			if (!rc_check(rc, ret >= 0, "submit: %s", strerror(-ret)))
@@ -268,10 +300,14 @@ int run_batch_wait(struct run_ctx *rc)
 		unsigned int ready;
 
 		late0 = rc_var(rc, "wakes_late");
+		t0 = now_ns();
 		ret = ring_wait(&rc->ring, 1, 10 * SEC_NS);
+		dt = now_ns() - t0;
 		late = rc_var(rc, "wakes_late") - late0;
 		ready = ring_cq_ready(&rc->ring);
 		waits++;
+		if (ready < batch)
+			partial++;
 		if (ret == -ETIME) {
 			etime++;
 			if (!ready) {
@@ -280,9 +316,11 @@ int run_batch_wait(struct run_ctx *rc)
 				break;
 			}
 		} else if (ret == 0) {
-			if (ready < batch && !late && !bad++)
-				rc_check(rc, 0, "wait %lld returned with %u CQEs, fewer than batch=%lld, before the deadline",
-					 waits, ready, batch);
+			/* fewer than a batch: only after the deadline */
+			if (ready < batch && !late && dt < maxwait && !bad++)
+				rc_check(rc, 0, "wait %lld returned with %u CQEs, fewer than batch=%lld, after %lld us, before the deadline (%lld us)",
+					 waits, ready, batch, dt / 1000,
+					 maxwait / 1000);
 		} else {
 			rc_check(rc, 0, "io_uring_enter: %s", strerror(-ret));
 			break;
@@ -290,27 +328,63 @@ int run_batch_wait(struct run_ctx *rc)
 		for (unsigned int i = 0; i < ready; i++) {
 			struct io_uring_cqe *c = ring_peek_cqe(&rc->ring);
 
-			if (c->res != -ETIME && !bad++)
-				rc_check(rc, 0, "timeout %llu: res %d, want -ETIME",
+			if (c->res != 8 && !bad++)
+				rc_check(rc, 0, "timer read %llu: res %d, want 8",
 					 (unsigned long long)c->user_data, c->res);
 			ring_cq_advance(&rc->ring, 1);
 			got++;
 		}
 	}
+
+	/*
+	 * batch - 1 more: they can never make a batch, so the wait must end
+	 * on the deadline, max_wait_us after the first is seen.
+	 */
+	if (batch > 1 && got == n && !rc->failed) {
+		unsigned int ready;
+
+		for (long long i = n; i < total; i++) {
+			fds[i] = timer_in(-1, 1000000);
+			ring_prep_rw(ring_get_sqe(&rc->ring), IORING_OP_READ,
+				     fds[i], bufs[i], 8, 0, i + 1);
+		}
+		ring_submit(&rc->ring);
+		t0 = now_ns();
+		ret = ring_wait(&rc->ring, 1, 10 * SEC_NS);
+		dt = now_ns() - t0;
+		ready = ring_cq_ready(&rc->ring);
+		/* the kernel says -ETIME only when the CQ is empty */
+		rc_check(rc, (ret == 0 || ret == -ETIME) && ready >= 1 &&
+			 ready < batch && dt >= maxwait && dt < 5 * SEC_NS,
+			 "a partial batch: wait returned %d with %u ready after %lld us, want 0 with 1..%lld after >= %lld us",
+			 ret, ready, dt / 1000, batch - 1, maxwait / 1000);
+		rc_out(rc, "partial_batch", "%u of %lld CQEs, returned after %lld us",
+		       ready, batch, dt / 1000);
+		partial++;
+		while (got < total) {
+			struct io_uring_cqe c;
+
+			if (rc_reap(rc, &c, 1))
+				break;
+			got++;
+		}
+		n = total;
+	}
 	rc_num(rc, "requests", n);
 	rc_num(rc, "batch", batch);
 	rc_num(rc, "max_wait_us", rc_var(rc, "max_wait_us"));
 	rc_num(rc, "waits", waits);
-	rc_num(rc, "woken_by_deadline", etime + rc_var(rc, "wakes_late"));
+	rc_num(rc, "woken_by_deadline", partial);
 	rc_num(rc, "wakes_batch", rc_var(rc, "wakes_batch"));
 	rc_num(rc, "steps", rc_var(rc, "steps"));
 	rc_check(rc, got == n, "reaped %lld CQEs, want %lld", got, n);
 	rc_check(rc, !bad, "%lld wrong results", bad);
-	if (n % batch)
-		rc_check(rc, etime + rc_var(rc, "wakes_late") >= 1,
-			 "the last, partial batch should have ended on the deadline");
 out:
-	free(ts);
+	for (long long i = 0; fds && i <= total; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	free(bufs);
 	return 0;
 }
 
@@ -319,36 +393,43 @@ out:
 int run_hybrid_poll(struct run_ctx *rc)
 {
 	long long n = rc_count(rc, 200), bad = 0, lat_sum = 0;
-	struct __kernel_timespec ts = { 0 };
 	struct io_uring_cqe c;
-	int ret;
+	__u64 tbuf;
+	int ret, tfd = -1;
 
 	for (long long i = 0; i < n; i++) {
 		long long t0;
 
-		/* alternate a 20 us and a 2 ms timeout */
-		ts.tv_nsec = i % 2 ? 2000000 : 20000;
-		ring_prep_timeout(ring_get_sqe(&rc->ring), &ts, i + 1);
+		/* alternate a 20 us and a 2 ms timer */
+		tfd = timer_in(tfd, i % 2 ? 2000000 : 20000);
+		if (!rc_check(rc, tfd >= 0, "timerfd: %s", strerror(errno)))
+			return 0;
+		ring_prep_rw(ring_get_sqe(&rc->ring), IORING_OP_READ, tfd,
+			     &tbuf, 8, 0, i + 1);
 		ret = ring_submit(&rc->ring);
 		if (!rc_check(rc, ret == 1, "submit: %d", ret))
 			return 0;
+		/* min_complete 0: the program runs at once and waits `want` */
 		t0 = now_ns();
-		ret = ring_wait(&rc->ring, 1, 10 * SEC_NS);
+		ret = ring_wait(&rc->ring, 0, 10 * SEC_NS);
 		lat_sum += now_ns() - t0;
 		if (ret != 0 || ring_cq_ready(&rc->ring) != 1) {
 			if (!bad++)
 				rc_check(rc, 0, "wait %lld: returned %d with %u CQEs, want 0 with 1",
 					 i, ret, ring_cq_ready(&rc->ring));
 			if (ret != 0 && ret != -ETIME)
-				return 0;
+				break;
 		}
 		if (rc_reap(rc, &c, 1))
-			return 0;
-		if (c.res != -ETIME && !bad++)
-			rc_check(rc, 0, "timeout %lld: res %d", i, c.res);
+			break;
+		if (c.res != 8 && !bad++)
+			rc_check(rc, 0, "timer read %lld: res %d, want 8", i, c.res);
 	}
+	if (tfd >= 0)
+		close(tfd);
 	rc_num(rc, "requests", n);
 	rc_num(rc, "spin_us", rc_var(rc, "spin_us"));
+	rc_num(rc, "want", rc_var(rc, "want"));
 	rc_num(rc, "waits", rc_var(rc, "waits"));
 	rc_num(rc, "done_polling", rc_var(rc, "done_polling"));
 	rc_num(rc, "done_sleeping", rc_var(rc, "done_sleeping"));
@@ -362,6 +443,14 @@ int run_hybrid_poll(struct run_ctx *rc)
 	rc_check(rc, rc_var(rc, "done_polling") + rc_var(rc, "done_sleeping") == n,
 		 "done_polling + done_sleeping = %lld, want %lld",
 		 rc_var(rc, "done_polling") + rc_var(rc, "done_sleeping"), n);
+	/* half the timers take 2 ms: longer than a short spin */
+	if (n >= 2 && rc_var(rc, "spin_us") < 500)
+		rc_check(rc, rc_var(rc, "done_sleeping") >= 1,
+			 "no wait ever went to sleep, with spin_us=%lld and 2 ms timers",
+			 rc_var(rc, "spin_us"));
+	if (n >= 2)
+		rc_check(rc, rc_var(rc, "polls") >= 1,
+			 "the program never polled");
 	return 0;
 }
 
@@ -375,15 +464,18 @@ int setup_cq_stats(struct run_ctx *rc)
 int run_cq_stats(struct run_ctx *rc)
 {
 	long long n = rc_count(rc, 256), zero = 0, pos = 0, neg = 0, ebadf = 0;
-	long long etime = 0, done = 0, bad = 0, lat = 0;
-	struct __kernel_timespec ts = { .tv_nsec = 10000 };
+	long long eisdir = 0, done = 0, bad = 0, lat = 0;
 	long long *errno_count, *hist;
 	char buf[32][8];
-	int zfd, ret;
+	int zfd, wfd, dfd, ret;
 	size_t sz;
 
+	/* results that come at issue time: a failed prep stops submission */
 	zfd = open("/dev/zero", O_RDONLY);
-	if (!rc_check(rc, zfd >= 0, "open /dev/zero: %s", strerror(errno)))
+	wfd = open("/dev/null", O_WRONLY);	/* read: -EBADF */
+	dfd = open("/", O_RDONLY | O_DIRECTORY);	/* read: -EISDIR */
+	if (!rc_check(rc, zfd >= 0 && wfd >= 0 && dfd >= 0, "open: %s",
+		      strerror(errno)))
 		return 0;
 	while (done < n) {
 		unsigned int k = n - done < 32 ? n - done : 32, ready;
@@ -401,11 +493,12 @@ int run_cq_stats(struct run_ctx *rc)
 					     sizeof(buf[i]), 0, ud);
 				break;
 			case 2:
-				ring_prep_rw(sqe, IORING_OP_READ, -1, buf[i],
+				ring_prep_rw(sqe, IORING_OP_READ, wfd, buf[i],
 					     sizeof(buf[i]), 0, ud);
 				break;
 			case 3:
-				ring_prep_timeout(sqe, &ts, ud);
+				ring_prep_rw(sqe, IORING_OP_READ, dfd, buf[i],
+					     sizeof(buf[i]), 0, ud);
 				break;
 			}
 		}
@@ -429,12 +522,14 @@ int run_cq_stats(struct run_ctx *rc)
 			else
 				neg++;
 			ebadf += c->res == -EBADF;
-			etime += c->res == -ETIME;
+			eisdir += c->res == -EISDIR;
 			ring_cq_advance(&rc->ring, 1);
 			done++;
 		}
 	}
 	close(zfd);
+	close(wfd);
+	close(dfd);
 
 	errno_count = iouring_bpf_var(rc->h, "errno_count", &sz);
 	hist = iouring_bpf_var(rc->h, "lat_hist", NULL);
@@ -444,10 +539,10 @@ int run_cq_stats(struct run_ctx *rc)
 	rc_num(rc, "requests", n);
 	rc_num(rc, "reaped_by_app", done);
 	rc_num(rc, "nr_cqes", rc_var(rc, "nr_cqes"));
-	rc_out(rc, "by_result", "zero %lld, positive %lld, negative %lld (EBADF %lld, ETIME %lld)",
+	rc_out(rc, "by_result", "zero %lld, positive %lld, negative %lld (EBADF %lld, EISDIR %lld)",
 	       rc_var(rc, "nr_zero"), rc_var(rc, "nr_pos"), rc_var(rc, "nr_neg"),
 	       errno_count ? errno_count[EBADF] : -1,
-	       errno_count ? errno_count[ETIME] : -1);
+	       errno_count ? errno_count[EISDIR] : -1);
 	if (hist) {
 		char line[160];
 		int off = 0;
@@ -468,7 +563,7 @@ int run_cq_stats(struct run_ctx *rc)
 		 rc_var(rc, "nr_zero"), rc_var(rc, "nr_pos"), rc_var(rc, "nr_neg"),
 		 zero, pos, neg);
 	rc_check(rc, errno_count && errno_count[EBADF] == ebadf &&
-		 errno_count[ETIME] == etime, "errno counts differ from the app's");
+		 errno_count[EISDIR] == eisdir, "errno counts differ from the app's");
 	rc_check(rc, lat == done, "latency histogram holds %lld, want %lld",
 		 lat, done);
 	(void)bad;

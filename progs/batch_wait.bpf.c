@@ -7,22 +7,23 @@
  * application calls io_uring_enter(fd, 0, 1, IORING_ENTER_GETEVENTS) as
  * usual; the program decides when that returns:
  *
- *   - when at least `batch` CQEs are ready (returns 0), or
+ *   - when at least `batch` CQEs are ready, or
  *   - when `max_wait_us` microseconds have passed since the program first
- *     saw a CQE of this batch (the wait's timeout: returns -ETIME, with
- *     fewer than `batch` CQEs ready).
+ *     saw a CQE of this batch (the wait's timeout; io_uring_enter() still
+ *     returns 0, as CQEs are ready: -ETIME only comes with an empty CQ).
  *
  * It consumes nothing: the application reaps every CQE itself. It sets the
  * waiter's target (cq_tail = head + batch) and deadline (ls->timeout =
  * first seen + max_wait_us, never later than the caller's own timeout).
- * "First seen" is when the program ran and found the CQE, which can be a
- * little after it was posted. Counters: wakes_batch (returned with a full
+ * With min_complete 1 the kernel wakes the program at the first CQE, so
+ * "first seen" is when that CQE was posted, give or take a wake-up. Counters: wakes_batch (returned with a full
  * batch), wakes_late (found the deadline already passed), steps.
  *
  * Run:   iouring-bpf run batch-wait --count 64 --set batch=8 \
  *            --set max_wait_us=20000
- *        (64 timeouts expire at staggered times; every 0 return has >= 8
- *        CQEs, every -ETIME return has at least one; all 64 are seen)
+ *        (64 timerfd reads complete 100 us apart; a return with fewer
+ *        than 8 CQEs must come after the deadline; 7 more that can never
+ *        make a batch must come back after max_wait_us; all are seen)
  */
 #include "iouring_bpf.h"
 

@@ -3,25 +3,31 @@
  * hybrid-poll - poll the CQ for a bounded time before going to sleep.
  *
  * What it shows: the loop hook (Pavel Begunkov's v3, struct_ops
- * `io_uring_ops`) as a latency policy. When the application waits and its
- * completions are not there yet, the program keeps the waiter awake for up
- * to `spin_us` microseconds: it sets the wait target to the current CQ
- * tail, which is already reached, so the kernel runs pending task work and
- * calls the program again at once instead of sleeping. After `spin_us` it
- * restores the application's own target (cq.head + min_complete) and lets
- * the task sleep. It returns STOP as soon as that target is met; it never
- * consumes a CQE, so the application sees exactly what it would without the
- * program, only sooner or with fewer sleeps.
+ * `io_uring_ops`) as a latency policy, and how the wait target steers the
+ * kernel. While the completions the application waits for are not there,
+ * the program keeps the waiter awake for up to `spin_us` microseconds: it
+ * sets the wait target to the current CQ tail, which is already reached,
+ * so the kernel runs pending task work and calls the program again at once
+ * instead of sleeping. After `spin_us` it sets the real target and lets the
+ * task sleep. It returns STOP as soon as the target is met and never
+ * consumes a CQE: the application reaps everything itself.
+ *
+ * The program runs on wake-ups only: a wait that starts with
+ * io_uring_enter(fd, 0, k, GETEVENTS) first sleeps until k CQEs are there,
+ * and then there is nothing left to poll for. So the application enters
+ * with min_complete 0, which wakes the program at once, and the program
+ * waits for `want` CQEs (the target it adapts); with min_complete k > 0 the
+ * target is k, as usual.
  *
  * A fresh wait is recognised by the kernel's initial ls->cq_tail differing
  * from the last target the program set. Counters: waits, polls (wake-ups
- * spent spinning), sleeps, done_polling / done_sleeping (STOPs found while
- * spinning / after sleeping).
+ * spent spinning), sleeps, done_polling / done_sleeping (STOPs while
+ * still spinning / after sleeping).
  *
  * Run:   iouring-bpf run hybrid-poll --count 200 --set spin_us=200
- *        (200 short timeouts waited for one at a time; all are seen,
- *        res -ETIME each, and the counters show how many were caught
- *        while polling)
+ *        (200 timerfd reads, alternately 20 us and 2 ms away, each waited
+ *        for with min_complete 0; every wait must return with its CQE, and
+ *        the 2 ms ones must have gone to sleep after polling)
  */
 #include "iouring_bpf.h"
 
@@ -29,7 +35,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 IOU_EXIT_INFO_DEFINE();
 
-const volatile __u64 spin_us = 50;
+const volatile __u64 spin_us = 200;
+const volatile __u32 want = 1;	/* CQEs to wait for when min_complete is 0 */
 
 __u32 in_wait, app_target, last_target, spinning;
 __u64 wait_start;
@@ -38,7 +45,7 @@ __u64 waits, polls, sleeps, done_polling, done_sleeping, steps;
 IOU_LOOP_PROG(hybrid_poll_loop)
 {
 	struct iou_ring r;
-	__u32 cur, tail, target;
+	__u32 cur, head, tail, target;
 	__u64 now;
 
 	steps++;
@@ -47,10 +54,12 @@ IOU_LOOP_PROG(hybrid_poll_loop)
 		return IOU_STOP;
 	}
 	now = iou_now_ns();
+	head = iou_cq_head_get(&r);
 	cur = iou_wait_target_get(L);
 	if (!in_wait || cur != last_target) {
 		in_wait = 1;
-		app_target = cur;
+		/* min_complete 0 leaves the target at the head: use `want` */
+		app_target = cur == head ? head + want : cur;
 		wait_start = now;
 		spinning = 1;
 		waits++;

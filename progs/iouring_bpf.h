@@ -103,14 +103,16 @@ extern __u8 *bpf_io_uring_get_region(struct io_ring_ctx *ctx, __u32 region_id,
 
 extern struct iou_exit_info iou_exit;
 
-/* First reason wins; msg must be a string literal. */
+/*
+ * First reason wins; msg must be a string literal (shorter than
+ * IOU_EXIT_MSG_LEN): the copy is folded into immediate stores, so no
+ * string constant (and no static variable) ends up in the object.
+ */
 #define __IOU_EXIT(__kind, __code, __value, __msg) ({			\
-	static const char ___m[] = __msg;				\
+	_Static_assert(sizeof(__msg) <= IOU_EXIT_MSG_LEN,		\
+		       "exit message too long");			\
 	if (iou_exit.kind == IOU_EXIT_KIND_NONE) {			\
-		unsigned int ___i;					\
-		for (___i = 0; ___i < sizeof(___m) &&			\
-			       ___i < IOU_EXIT_MSG_LEN; ___i++)		\
-			iou_exit.msg[___i] = ___m[___i];		\
+		__builtin_memcpy(iou_exit.msg, __msg, sizeof(__msg));	\
 		iou_exit.code = (__code);				\
 		iou_exit.value = (__value);				\
 		iou_exit.kind = (__kind);				\
