@@ -114,7 +114,8 @@ static inline bool t_check_bpf_res(int line, struct uring *r, uint32_t opf,
  * reaping CQEs meanwhile) */
 struct t_destroyer {
 	pthread_t th;
-	struct bpf_link *link;
+	struct bpf_link *link;		/* NULL: the thread does nothing */
+	int delay_ms;			/* sleep this long first */
 	double t_start, t_end;
 	volatile int done;
 };
@@ -123,16 +124,21 @@ static inline void *t_destroyer_fn(void *arg)
 {
 	struct t_destroyer *d = arg;
 
+	if (d->delay_ms)
+		usleep(d->delay_ms * 1000);
 	d->t_start = t_now_ms();
-	bpf_link__destroy(d->link);
+	if (d->link)
+		bpf_link__destroy(d->link);
 	d->t_end = t_now_ms();
 	__atomic_store_n(&d->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
 
-static inline int t_destroy_async(struct t_destroyer *d, struct bpf_link *link)
+static inline int t_destroy_async(struct t_destroyer *d, struct bpf_link *link,
+				  int delay_ms)
 {
 	d->link = link;
+	d->delay_ms = delay_ms;
 	d->done = 0;
 	return -pthread_create(&d->th, NULL, t_destroyer_fn, d);
 }

@@ -419,6 +419,56 @@ static void t_signal_eintr(void)
 	lp_close(&l);
 }
 
+/*
+ * Detach while the program's wait is in progress: the wait must end at the
+ * next wake-up (here the CQE of a 500 ms timeout queued beforehand), not
+ * keep running a detached program or wait for ever. The program would
+ * otherwise wait 20 s (and spin once a CQE is there).
+ */
+static void t_detach_during_wait(void)
+{
+	struct __kernel_timespec ts;
+	struct io_uring_sqe *sqe;
+	struct t_destroyer d;
+	double t0, dt;
+	struct lp l;
+	int ret;
+
+	if (!lp_open(&l, M_WAIT, 20000))
+		return;
+	t_ms_to_ts(&ts, 500);
+	sqe = uring_get_sqe(&l.r);
+	sqe_timeout(sqe, &ts, 0, 0, 0x71);
+	uring_flush(&l.r);
+	ret = t_io_uring_enter(l.r.fd, 1, 0, 0, NULL, 0);
+	if (!CHECK_EQ(ret, 1, "queue a 500 ms timeout (no GETEVENTS)"))
+		goto out;
+	/* the destroyer sleeps 150 ms, then destroys the link */
+	if (!CHECK_EQ(t_destroy_async(&d, l.link, 150), 0, "start destroyer thread"))
+		goto out;
+	l.link = NULL;
+	t0 = t_now_ms();
+	ret = enter_getevents(l.r.fd, 0, 0);
+	dt = t_now_ms() - t0;
+	CHECK_EQ(ret, 0, "io_uring_enter ending after the detach");
+	CHECK_LT(dt, 10000, "ms until io_uring_enter returned (program timeout: 20 s)");
+	if (CHECK_TRUE(t_destroy_wait(&d, 20000), "bpf_link__destroy returned"))
+		CHECK_LT(d.t_end - d.t_start, 5000,
+			 "ms bpf_link__destroy took while the ring's task was waiting");
+	T_DEBUG("enter returned after %.0f ms; destroy %.0f..%.0f ms", dt,
+		d.t_start - t0, d.t_end - t0);
+	{
+		struct io_uring_cqe cqe;
+
+		ret = uring_peek_cqe(&l.r, &cqe);
+		if (CHECK_EQ(ret, 0, "the timeout's CQE"))
+			CHECK_EQ(cqe.user_data, 0x71, "the timeout's CQE user_data");
+	}
+	user_nop(&l.r, "NOP + wait after the detach");
+out:
+	lp_close(&l);
+}
+
 static void t_regions(void)
 {
 	struct loop__data *d;
@@ -611,6 +661,7 @@ int main(int argc, char **argv)
 	RUN(t_bad_ring_fd);
 	RUN(t_close_ring_with_ops);
 	RUN(t_signal_eintr);
+	RUN(t_detach_during_wait);
 	RUN(t_regions);
 	RUN(t_timeout_etime);
 	RUN(t_min_wait_einval);

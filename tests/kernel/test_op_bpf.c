@@ -253,6 +253,10 @@ static void t_prep_error(void)
 				CHECK_EQ(cqes[i].res, -ECANCELED, "linked NOP's res");
 		}
 	}
+	/* failed preps hold nothing: the id can be registered again */
+	t_detach(&link);
+	CHECK_EQ(t_attach(skel->maps.ctl_op, &link), 0,
+		 "re-register ctl_op after failed preps");
 out:
 	t_detach(&link);
 	uring_exit(&r);
@@ -664,7 +668,7 @@ static void t_unregister_inflight_linked(void)
 	ret = uring_submit(&r);
 	if (!CHECK_EQ(ret, 2, "submit [TIMEOUT 300ms] -> [BPF op]"))
 		goto out;
-	if (!CHECK_EQ(t_destroy_async(&d, link), 0, "start destroyer thread"))
+	if (!CHECK_EQ(t_destroy_async(&d, link, 0), 0, "start destroyer thread"))
 		goto out;
 	link = NULL;
 	n = uring_wait_cqes(&r, cqes, 2, T_CQE_TIMEOUT_MS);
@@ -713,7 +717,7 @@ static void t_unregister_inflight_many(void)
 	ret = uring_submit(&r);
 	if (!CHECK_EQ(ret, N, "submit"))
 		goto out;
-	if (!CHECK_EQ(t_destroy_async(&d, link), 0, "start destroyer thread"))
+	if (!CHECK_EQ(t_destroy_async(&d, link, 0), 0, "start destroyer thread"))
 		goto out;
 	link = NULL;
 	n = uring_wait_cqes(&r, cqes, N, T_CQE_TIMEOUT_MS);
@@ -733,6 +737,49 @@ out:
 	t_detach(&link);
 out_leak:
 	uring_exit(&r);
+}
+
+/*
+ * A prepared request (linked behind a 10 s timeout) is cancelled when its
+ * ring is closed: the op it holds must be released, so that after the
+ * unregister the id can be registered again (polls for up to 10 s: ring
+ * teardown is asynchronous).
+ */
+static void t_ring_exit_with_queued_request(void)
+{
+	struct __kernel_timespec ts;
+	struct bpf_link *link = NULL;
+	struct io_uring_sqe *sqe;
+	struct uring r;
+	double t0;
+	int ret;
+
+	if (!need_skel() || !bpf_ring(&r, 8, 0))
+		return;
+	if (!CHECK_EQ(t_attach(skel->maps.inflight_op, &link), 0, "attach inflight_op")) {
+		uring_exit(&r);
+		return;
+	}
+	t_ms_to_ts(&ts, 10000);
+	sqe = uring_get_sqe(&r);
+	sqe_timeout(sqe, &ts, 0, 0, 1);
+	sqe->flags = IOSQE_IO_LINK;
+	sqe = uring_get_sqe(&r);
+	sqe_bpf(sqe, T_BPF_OP_FLAGS(ID_INFLIGHT, 0, 0, 0), 2);
+	ret = uring_submit(&r);
+	CHECK_EQ(ret, 2, "submit [TIMEOUT 10 s] -> [BPF op]");
+	uring_exit(&r);		/* cancels both */
+	t_detach(&link);
+	t0 = t_now_ms();
+	do {
+		ret = t_attach(skel->maps.inflight_op, &link);
+		if (ret != -EBUSY)
+			break;
+		usleep(20 * 1000);
+	} while (t_now_ms() - t0 < 10000);
+	CHECK_EQ(ret, 0, "re-register the id after the ring with the queued request exited");
+	T_DEBUG("id free after %.0f ms", t_now_ms() - t0);
+	t_detach(&link);
 }
 
 /*
@@ -800,6 +847,7 @@ int main(int argc, char **argv)
 	RUN(t_verifier_rejects_bad_writes);
 	RUN(t_unregister_inflight_linked);
 	RUN(t_unregister_inflight_many);
+	RUN(t_ring_exit_with_queued_request);
 	RUN(t_register_with_two_bpf_rings);
 
 	if (skel)

@@ -624,6 +624,116 @@ static void t_unmapped_plain(void)
 	munmap(hole, PAGE);
 }
 
+/*
+ * The fixed buffer is taken at prep: a request queued behind a 300 ms
+ * timeout still copies into the buffer it was prepared with when, in the
+ * meantime, user space replaces that buffer (IORING_REGISTER_BUFFERS_UPDATE)
+ * or unregisters all buffers. KASAN would catch a use after free.
+ */
+static void fixed_swap_case(bool unregister_all)
+{
+	const uint32_t len = 3 * PAGE;
+	unsigned char *old = NULL, *new = NULL, *src = NULL, *new_copy = NULL;
+	struct __kernel_timespec ts;
+	struct io_uring_cqe cqes[2];
+	struct io_uring_sqe *sqe;
+	struct iovec iov;
+	struct uring r;
+	int ret, n;
+
+	if (!CHECK_EQ(uring_init(&r, 8, T_IORING_SETUP_BPF, 0), 0, "BPF ring"))
+		return;
+	old = map_buf(len);
+	new = map_buf(len);
+	src = map_buf(len);
+	new_copy = malloc(len);
+	if (!CHECK_TRUE(old && new && src && new_copy, "buffers"))
+		goto out;
+	memset(old, 0, len);
+	fill(new, len, 11);
+	memcpy(new_copy, new, len);
+	fill(src, len, 12);
+	iov.iov_base = old;
+	iov.iov_len = len;
+	if (!CHECK_EQ(uring_register_buffers(&r, &iov, 1), 0, "register one buffer"))
+		goto out;
+
+	skel->bss->params[0].dst_id = 1;
+	skel->bss->params[0].src_id = 2;
+	skel->bss->params[0].dst_off = 0;
+	skel->bss->params[0].src_off = 0;
+	skel->bss->params[0].len = len;
+	t_ms_to_ts(&ts, 300);
+	sqe = uring_get_sqe(&r);
+	sqe_timeout(sqe, &ts, 0, IORING_TIMEOUT_ETIME_SUCCESS, 1);
+	sqe->flags = IOSQE_IO_LINK;
+	sqe = uring_get_sqe(&r);
+	sqe_bpf(sqe, T_BPF_OP_FLAGS(ID_MEMCPY, T_BPF_BUF_FIXED, T_BPF_BUF_PLAIN, 0), 2);
+	sqe_bpf_buf1(sqe, 0, len, 0);
+	sqe_bpf_buf2(sqe, (uint64_t)(uintptr_t)src, len);
+	ret = uring_submit(&r);
+	if (!CHECK_EQ(ret, 2, "submit [TIMEOUT 300 ms] -> [memcpy into fixed buffer 0]"))
+		goto out;
+
+	if (unregister_all) {
+		ret = t_io_uring_register(r.fd, IORING_UNREGISTER_BUFFERS, NULL, 0);
+		CHECK_EQ(ret, 0, "IORING_UNREGISTER_BUFFERS while the request is queued");
+	} else {
+		struct io_uring_rsrc_update2 up;
+		struct iovec niov = { new, len };
+
+		memset(&up, 0, sizeof(up));
+		up.offset = 0;
+		up.data = (uint64_t)(uintptr_t)&niov;
+		up.nr = 1;
+		ret = t_io_uring_register(r.fd, IORING_REGISTER_BUFFERS_UPDATE, &up, sizeof(up));
+		CHECK_EQ(ret, 1, "IORING_REGISTER_BUFFERS_UPDATE of index 0 while the request is queued");
+	}
+	n = uring_wait_cqes(&r, cqes, 2, T_CQE_TIMEOUT_MS);
+	if (CHECK_EQ(n, 2, "CQEs")) {
+		for (int i = 0; i < 2; i++) {
+			if (cqes[i].user_data == 2)
+				CHECK_EQ(cqes[i].res, (int)len, "memcpy res");
+			else
+				CHECK_EQ(cqes[i].res, -ETIME, "timeout res");
+		}
+	}
+	CHECK_MEM(old, src, len, "the buffer registered at prep got the data");
+	CHECK_MEM(new, new_copy, len, "the replacement buffer is untouched");
+out:
+	uring_exit(&r);
+	if (old)
+		munmap(old, len);
+	if (new)
+		munmap(new, len);
+	if (src)
+		munmap(src, len);
+	free(new_copy);
+}
+
+static void t_fixed_buffer_replaced_while_queued(void)
+{
+	if (need_setup())
+		fixed_swap_case(false);
+}
+
+static void t_fixed_buffers_unregistered_while_queued(void)
+{
+	if (need_setup())
+		fixed_swap_case(true);
+}
+
+/* every request above released the op: the id can be registered again */
+static void t_no_leaked_op_refs(void)
+{
+	if (!need_setup())
+		return;
+	uring_exit(&ring);
+	t_detach(&mc_link);
+	CHECK_EQ(t_attach(skel->maps.memcpy_op, &mc_link), 0,
+		 "re-register the memcpy op after all its requests completed");
+}
+
 int main(int argc, char **argv)
 {
 	T_INIT(argc, argv);
@@ -643,6 +753,9 @@ int main(int argc, char **argv)
 	RUN(t_fixed_checks);
 	RUN(t_fixed_unregistered);
 	RUN(t_unmapped_plain);
+	RUN(t_fixed_buffer_replaced_while_queued);
+	RUN(t_fixed_buffers_unregistered_while_queued);
+	RUN(t_no_leaked_op_refs);
 
 	if (ring.fd >= 0)
 		uring_exit(&ring);
