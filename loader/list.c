@@ -53,9 +53,11 @@ static void print_text(const struct iou_prog *p, struct iouring_bpf *h)
 	printf("\n");
 	for (i = 0; i < IOU_MAX_PARAMS && p->params[i].name; i++) {
 		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
-			v = 0;
-		printf("%-12s      %s=%lld  %s\n", "", p->params[i].name, v,
-		       p->params[i].help);
+			printf("%-12s      %s=?  (not in the object!)  %s\n", "",
+			       p->params[i].name, p->params[i].help);
+		else
+			printf("%-12s      %s=%lld  %s\n", "", p->params[i].name,
+			       v, p->params[i].help);
 	}
 	printf("%-12s      e.g. %s\n", "", p->example);
 }
@@ -79,11 +81,12 @@ static void print_json(const struct iou_prog *p, struct iouring_bpf *h,
 	json_str(stdout, p->example);
 	printf(", \"params\": [");
 	for (i = 0; i < IOU_MAX_PARAMS && p->params[i].name; i++) {
-		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
-			v = 0;
 		printf("%s{\"name\": ", i ? ", " : "");
 		json_str(stdout, p->params[i].name);
-		printf(", \"default\": %lld, \"help\": ", v);
+		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
+			printf(", \"default\": null, \"help\": ");
+		else
+			printf(", \"default\": %lld, \"help\": ", v);
 		json_str(stdout, p->params[i].help);
 		printf("}");
 	}

@@ -168,23 +168,24 @@ int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
 			long long value, struct iouring_bpf_error *err)
 {
 	const char *sec;
+	int ret, is_signed = 0;
 	size_t size;
 	void *p;
-	int ret;
 
 	if (h->loaded)
 		return iou_fail(err, IOURING_BPF_USAGE, EBUSY,
 				"%s: parameters are set before load", h->name);
-	p = objvar_ptr(h->obj, name, &size, &sec);
+	p = objvar_ptr_signed(h->obj, name, &size, &sec, &is_signed);
 	if (!p || strcmp(sec, ".rodata"))
 		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
 			"%s: no parameter '%s' (a `const volatile` global of the program; see `iouring-bpf list`)",
 			h->name, name);
-	ret = int_put(p, size, value);
+	ret = int_put(p, size, is_signed, value);
 	if (ret)
 		return iou_fail(err, IOURING_BPF_USAGE, -ret,
-				"%s: %s=%lld does not fit its %zu-byte variable",
-				h->name, name, value, size);
+				"%s: %s=%lld does not fit its %zu-byte %s variable",
+				h->name, name, value, size,
+				is_signed ? "signed" : "unsigned");
 	return 0;
 }
 
@@ -290,7 +291,7 @@ static int set_geometry(struct iouring_bpf *h, const struct io_uring_params *p,
 				"rings with CQE32 or SQE128 are not supported by the programs' ring helpers");
 	for (i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
 		v = objvar_ptr(h->obj, g[i].name, &size, NULL);
-		if (v && int_put(v, size, g[i].v))
+		if (v && int_put(v, size, 0, g[i].v))
 			return iou_fail(err, IOURING_BPF_FAIL, ERANGE,
 					"%s: %s does not fit", h->name, g[i].name);
 	}

@@ -150,19 +150,21 @@ int int_get(const void *p, size_t size, int is_signed, long long *v)
 	return -EINVAL;
 }
 
-/* store v if it fits size bytes, signed or unsigned */
-int int_put(void *p, size_t size, long long v)
+/* store v if it fits a size-byte integer of that signedness */
+int int_put(void *p, size_t size, int is_signed, long long v)
 {
 	long long lo, hi;
 
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return -EINVAL;
 	if (size == 8) {
+		if (!is_signed && v < 0)
+			return -ERANGE;
 		*(__s64 *)p = v;
 		return 0;
 	}
-	if (size != 1 && size != 2 && size != 4)
-		return -EINVAL;
-	lo = -(1LL << (size * 8 - 1));
-	hi = (1LL << (size * 8)) - 1;
+	lo = is_signed ? -(1LL << (size * 8 - 1)) : 0;
+	hi = is_signed ? (1LL << (size * 8 - 1)) - 1 : (1LL << (size * 8)) - 1;
 	if (v < lo || v > hi)
 		return -ERANGE;
 	switch (size) {
