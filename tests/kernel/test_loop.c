@@ -469,6 +469,58 @@ out:
 	lp_close(&l);
 }
 
+/*
+ * A task whose first use of the ring is a wait: the ring is created
+ * disabled (R_DISABLED) by this thread and enabled by another thread, which
+ * then becomes the single issuer and calls io_uring_enter(0, 0, GETEVENTS)
+ * without ever submitting from user space. The program submits NOPs, which
+ * needs that task registered with the ring (the rewrite of v3 08 did it
+ * under uring_lock, which the registration takes itself: a deadlock; the
+ * watchdog catches a hang).
+ */
+struct first_wait {
+	struct lp *l;
+	int enable_ret, enter_ret;
+};
+
+static void *first_wait_fn(void *arg)
+{
+	struct first_wait *fw = arg;
+
+	fw->enable_ret = t_io_uring_register(fw->l->r.fd, IORING_REGISTER_ENABLE_RINGS,
+					     NULL, 0);
+	if (!fw->enable_ret)
+		fw->enter_ret = enter_getevents(fw->l->r.fd, 0, 0);
+	return NULL;
+}
+
+static void t_first_use_is_a_wait(void)
+{
+	struct first_wait fw = { 0 };
+	pthread_t th;
+	struct lp l;
+
+	memset(&l, 0, sizeof(l));
+	if (!loop_ring(&l.r, IORING_SETUP_R_DISABLED))
+		return;
+	l.s = loop_load(&l.r, l.r.fd, M_NOPS, 0);
+	if (!l.s || !CHECK_EQ(t_attach(l.s->maps.ops, &l.link), 0, "attach to the disabled ring"))
+		goto out;
+	l.s->bss->target = 5;
+	fw.l = &l;
+	if (!CHECK_EQ(pthread_create(&th, NULL, first_wait_fn, &fw), 0, "thread"))
+		goto out;
+	pthread_join(th, NULL);
+	CHECK_EQ(fw.enable_ret, 0, "IORING_REGISTER_ENABLE_RINGS from the other thread");
+	CHECK_EQ(fw.enter_ret, 0, "the other thread's first io_uring_enter(0, 0, GETEVENTS)");
+	CHECK_EQ(l.s->bss->completed, 5, "NOPs completed by the program");
+	CHECK_EQ(l.s->bss->submit_errors, 0, "bpf_io_uring_submit_sqes errors");
+	if (l.s->bss->submit_errors)
+		T_INFO("bpf_io_uring_submit_sqes returned %d", l.s->bss->last_submit_ret);
+out:
+	lp_close(&l);
+}
+
 static void t_regions(void)
 {
 	struct loop__data *d;
@@ -662,6 +714,7 @@ int main(int argc, char **argv)
 	RUN(t_close_ring_with_ops);
 	RUN(t_signal_eintr);
 	RUN(t_detach_during_wait);
+	RUN(t_first_use_is_a_wait);
 	RUN(t_regions);
 	RUN(t_timeout_etime);
 	RUN(t_min_wait_einval);

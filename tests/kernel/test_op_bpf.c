@@ -40,10 +40,30 @@ static uint32_t ctl(unsigned int action, unsigned int arg)
 	return T_BPF_OP_FLAGS(ID_CTL, 0, 0, action | (arg << 4));
 }
 
+static bool load_tried;
+
+/* load op_basic once, in whichever subtest needs it first */
 static bool need_skel(void)
 {
+	int err;
+
+	if (!load_tried) {
+		load_tried = true;
+		skel = op_basic__open();
+		if (!CHECK_PTR(skel, "op_basic__open"))
+			return false;
+		/* dup_op takes nop_op's id: its registration must fail -EBUSY */
+		skel->struct_ops.dup_op->id = ID_NOP;
+		err = op_basic__load(skel);
+		if (!CHECK_EQ(err, 0, "op_basic__load (ctl/flags/nop ops: pdu "
+			      "writes, kfuncs, map access)")) {
+			op_basic__destroy(skel);
+			skel = NULL;
+		}
+		return skel != NULL;
+	}
 	if (!skel) {
-		FAIL("op_basic.bpf.o did not load (see subtest 'load')");
+		FAIL("op_basic.bpf.o did not load (see the first subtest that failed)");
 		return false;
 	}
 	return true;
@@ -61,19 +81,7 @@ static bool bpf_ring(struct uring *r, unsigned int entries, unsigned int extra)
 
 static void t_load(void)
 {
-	int err;
-
-	skel = op_basic__open();
-	if (!CHECK_PTR(skel, "op_basic__open"))
-		return;
-	/* dup_op takes nop_op's id: its registration must fail -EBUSY */
-	skel->struct_ops.dup_op->id = ID_NOP;
-	err = op_basic__load(skel);
-	if (!CHECK_EQ(err, 0, "op_basic__load (ctl/flags/nop ops: pdu writes, "
-		      "kfuncs, map access)")) {
-		op_basic__destroy(skel);
-		skel = NULL;
-	}
+	need_skel();
 }
 
 static void t_feat_bpf(void)
@@ -605,10 +613,23 @@ static void t_incomplete_ops(void)
 		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOPREP, 0, 0, 0), 0, -EOPNOTSUPP,
 			      "op without prep_fn");
 	if (CHECK_EQ(t_attach(skel->maps.noissue_op, &l2), 0, "attach op without issue_fn")) {
+		struct op_id *p = op_id__open();
+		struct bpf_link *l3 = NULL;
+
 		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOISSUE, 0, 0, 0), 0, -ECANCELED,
 			      "op without issue_fn");
 		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOISSUE, 0, 0, 0), IOSQE_ASYNC,
 			      -ECANCELED, "op without issue_fn, IOSQE_ASYNC");
+		/* the id is taken even though the op has no issue_fn (the posted
+		 * patch took "no issue_fn" for "free") */
+		if (CHECK_PTR(p, "op_id__open")) {
+			p->struct_ops.id_op->id = ID_NOISSUE;
+			if (CHECK_EQ(op_id__load(p), 0, "op_id__load"))
+				CHECK_EQ(t_attach(p->maps.id_op, &l3), -EBUSY,
+					 "register another op over the prep-only op's id");
+			t_detach(&l3);
+			op_id__destroy(p);
+		}
 	}
 	t_detach(&l1);
 	t_detach(&l2);

@@ -89,35 +89,37 @@ static void fill(unsigned char *p, size_t len, unsigned int seed)
 	}
 }
 
-static bool need_setup(void)
-{
-	if (!skel || !mc_link || ring.fd < 0) {
-		FAIL("setup failed (see subtest 'setup')");
-		return false;
-	}
-	return true;
-}
+static bool setup_tried;
 
-static void t_setup(void)
+/* load, attach, ring + registered buffers: once, in the first subtest */
+static bool need_setup(void)
 {
 	struct iovec iov[2];
 	int i, ret;
 
+	if (setup_tried) {
+		if (!skel || !mc_link || ring.fd < 0) {
+			FAIL("setup failed (see the first subtest that failed)");
+			return false;
+		}
+		return true;
+	}
+	setup_tried = true;
 	ring.fd = -1;
 	skel = op_memcpy__open();
 	if (!CHECK_PTR(skel, "op_memcpy__open"))
-		return;
+		return false;
 	ret = op_memcpy__load(skel);
 	if (!CHECK_EQ(ret, 0, "op_memcpy__load")) {
 		op_memcpy__destroy(skel);
 		skel = NULL;
-		return;
+		return false;
 	}
 	if (!CHECK_EQ(t_attach(skel->maps.memcpy_op, &mc_link), 0, "attach memcpy_op"))
-		return;
+		return false;
 	ret = uring_init(&ring, 16, T_IORING_SETUP_BPF, 0);
 	if (!CHECK_EQ(ret, 0, "io_uring_setup(IORING_SETUP_BPF)"))
-		return;
+		return false;
 	for (i = 0; i < 2; i++) {
 		reg[i] = map_buf(reg_size[i]);
 		if (!CHECK_PTR(reg[i], "mmap registered buffer"))
@@ -127,9 +129,15 @@ static void t_setup(void)
 	}
 	ret = uring_register_buffers(&ring, iov, 2);
 	if (CHECK_EQ(ret, 0, "IORING_REGISTER_BUFFERS (64 KiB, 512 KiB)"))
-		return;
+		return true;
 fail:
 	uring_exit(&ring);
+	return false;
+}
+
+static void t_setup(void)
+{
+	need_setup();
 }
 
 /*
