@@ -138,6 +138,22 @@ static int grab_fd(int pid, int fd, struct iouring_bpf_error *err)
 				     strerror(e));
 	}
 	close(pidfd);
+	if (ret >= 0) {
+		char path[64], target[128] = "";
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", ret);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0)
+			target[n] = '\0';
+		if (strcmp(target, "anon_inode:[io_uring]")) {
+			iouring_bpf_errorf(err, IOURING_BPF_USAGE, EBADF,
+					   "--ring %d:%d: fd %d of process %d is not an io_uring (it is %s)",
+					   pid, fd, fd, pid, target);
+			close(ret);
+			return -1;
+		}
+	}
 	return ret;
 }
 

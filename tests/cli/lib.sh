@@ -1,0 +1,77 @@
+# tests/cli/lib.sh - sourced by the VM tests of the iouring-bpf CLI.
+# run_ok ARGS...: `iouring-bpf run ARGS`, must exit 0 (3, the kernel lacks
+# the feature, skips the test). expect_exit CODE PATTERN -- ARGS...: any
+# subcommand, exit code and output pattern (extended regex).
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CLI=${IOURING_BPF_CLI:-$ROOT/build/iouring-bpf}
+TMP=${TEST_TMPDIR:-$(mktemp -d)}
+fails=0 checks=0
+
+skip() {
+	echo "$*"
+	exit 77
+}
+
+[ -x "$CLI" ] || skip "build/iouring-bpf is not built (make -C loader)"
+
+feature_or_skip() {
+	local rc=0
+	"$CLI" probe >"$TMP/probe.out" 2>&1 || rc=$?
+	[ "$rc" = 3 ] && skip "this kernel lacks the io_uring BPF features"
+	[ "$rc" = 0 ] || skip "probe exited $rc: $(tail -1 "$TMP/probe.out")"
+}
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+run_ok() {
+	local out rc=0
+	checks=$((checks + 1))
+	out=$("$CLI" run "$@" 2>&1) || rc=$?
+	[ "$rc" = 3 ] && skip "this kernel lacks the feature: $out"
+	if [ "$rc" != 0 ]; then
+		fail "iouring-bpf run $*: exit $rc"
+		echo "$out" | sed 's/^/    /'
+		return 1
+	fi
+	echo "$out" | grep -E '^run |: ok' | sed "s/^/[$*] /"
+	return 0
+}
+
+expect_exit() {
+	local want=$1 pattern=$2 out rc=0
+	shift 3
+	checks=$((checks + 1))
+	out=$("$CLI" "$@" 2>&1) || rc=$?
+	LAST_OUT=$out
+	if [ "$rc" != "$want" ]; then
+		fail "iouring-bpf $*: exit $rc, want $want"
+		echo "$out" | sed 's/^/    /' | head -30
+		return 1
+	fi
+	if [ -n "$pattern" ] && ! grep -qE -- "$pattern" <<<"$out"; then
+		fail "iouring-bpf $*: output does not match /$pattern/"
+		echo "$out" | sed 's/^/    /' | head -30
+		return 1
+	fi
+	return 0
+}
+
+# build a helper from tests/cli/NAME.c (with loader/ring.c) into $TMP
+build_helper() {
+	cc -std=gnu11 -O2 -Wall -I"$ROOT/loader" -o "$TMP/$1" \
+		"$ROOT/tests/cli/$1.c" "$ROOT/loader/ring.c" ||
+		skip "cannot build tests/cli/$1.c"
+}
+
+# remove whatever the test pinned, whatever happened
+cleanup_pins() {
+	"$CLI" unload all >/dev/null 2>&1 || true
+}
+
+finish() {
+	echo "$checks checks, $fails failed"
+	[ "$fails" = 0 ]
+}

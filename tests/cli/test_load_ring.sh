@@ -1,0 +1,60 @@
+#!/bin/bash
+# `iouring-bpf load PROG --ring PID:FD` attaches a loop program to another
+# process's ring (pidfd_getfd): nop-chain then runs inside that process's
+# io_uring_enter() (its SQ head moves, the CQEs are consumed by BPF);
+# `unload` restores the plain io_uring_enter(). Also: one program per ring,
+# a ring without DEFER_TASKRUN, an fd that is not a ring, no such process.
+source "$(dirname "$0")/lib.sh"
+feature_or_skip
+build_helper ringapp
+APP=$TMP/app PLAIN=$TMP/plain
+mkdir -p "$APP" "$PLAIN"
+pids=()
+cleanup() {
+	cleanup_pins
+	for d in "$APP" "$PLAIN"; do echo exit >"$d/cmd-99"; done
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+}
+trap cleanup EXIT
+cleanup_pins
+
+start_app() {	# MODE DIR; then DIR/ring holds "PID FD" (not in a $(...):
+		# the subshell would wait for the app's stdout to close)
+	"$TMP/ringapp" "$1" "$2" >"$2/log" 2>&1 &
+	pids+=($!)
+	for _ in $(seq 500); do [ -f "$2/ring" ] && break; sleep 0.01; done
+}
+n=0
+app_enter() {	# sets GOT to the app's "ret=.. sq_head=.. cq_ready=.."
+	n=$((n + 1))	# (so not in a $(...) subshell)
+	echo enter >"$APP/cmd-$n"
+	for _ in $(seq 1000); do [ -f "$APP/out-$n" ] && break; sleep 0.01; done
+	GOT=$(cat "$APP/out-$n" 2>/dev/null || echo "no answer")
+}
+check_app() {	# WANT WHY
+	checks=$((checks + 1))
+	app_enter
+	[ "$GOT" = "$1" ] && echo "ok: $2: $GOT" || fail "$2: app says '$GOT', want '$1'"
+}
+
+start_app defer "$APP"
+read -r pid fd <"$APP/ring" || skip "ringapp did not start: $(cat "$APP/log")"
+check_app "ret=0 sq_head=0 cq_ready=0" "before load"
+expect_exit 0 "attached to the ring fd $fd of process $pid" -- load nop-chain --ring "$pid:$fd" --set nr=5
+expect_exit 0 "nop-chain-$pid-$fd .*io_uring_ops" -- show
+check_app "ret=0 sq_head=5 cq_ready=0" "nop-chain attached: 5 NOPs ran inside one enter"
+expect_exit 1 "already has a loop program attached" -- load cq-stats --ring "$pid:$fd"
+expect_exit 0 "unloaded nop-chain-$pid-$fd" -- unload "nop-chain-$pid-$fd"
+check_app "ret=0 sq_head=5 cq_ready=0" "after unload: a plain enter again"
+expect_exit 0 "attached" -- load cq-stats --ring "$pid:$fd" --name stats
+check_app "ret=0 sq_head=5 cq_ready=0" "cq-stats attached: changes nothing"
+expect_exit 0 "unloaded stats" -- unload stats
+
+start_app plain "$PLAIN"
+read -r ppid pfd <"$PLAIN/ring" || fail "the plain ringapp did not start"
+expect_exit 1 "must be an io_uring created with IORING_SETUP_SINGLE_ISSUER.IORING_SETUP_DEFER_TASKRUN" -- load nop-chain --ring "$ppid:$pfd"
+expect_exit 2 "fd 0 of process $pid is not an io_uring" -- load nop-chain --ring "$pid:0"
+expect_exit 2 "process $pid has no fd 999" -- load nop-chain --ring "$pid:999"
+expect_exit 2 "there is no process" -- load nop-chain --ring 999999:3
+finish
