@@ -1,0 +1,41 @@
+# mk/tools.mk: where the project's build products live, for any Makefile.
+#
+#   include $(dir $(lastword $(MAKEFILE_LIST)))../mk/tools.mk   (from loader/, tests/, ...)
+#
+# Variables (each can be overridden on the command line or in the
+# environment; the top-level Makefile exports them to sub-makes):
+#   IOURING_BPF_CACHE  cache root (default /var/cache/iouring-bpf)
+#   TOOLS_DIR          $(IOURING_BPF_CACHE)/tools/<key12>, from tools/build-bpftools
+#   BPFTOOL            bpftool 7.5 built from the kernel source's tools/
+#   LIBBPF_A           static libbpf 1.5
+#   LIBBPF_INCLUDE     -I this for <bpf/libbpf.h>, <bpf/bpf_helpers.h>, ...
+#   LIBBPF_LDLIBS      what to link after $(LIBBPF_A)
+#   VMLINUX_H          the committed vmlinux/vmlinux.h (see `make vmlinux.h`)
+#
+# Depend on $(BPFTOOL) or $(LIBBPF_A) to have them built on demand (rule
+# below; it does not change the including Makefile's default goal).
+# Computing TOOLS_DIR costs ~0.5 s (a hash of the kernel tarball), once per
+# make that uses it without TOOLS_DIR set (sub-makes of the top-level
+# Makefile inherit it).
+
+ifndef IOURING_BPF_TOOLS_MK
+IOURING_BPF_TOOLS_MK := 1
+
+IOURING_BPF_ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
+IOURING_BPF_CACHE ?= /var/cache/iouring-bpf
+export IOURING_BPF_CACHE
+
+# Evaluated at most once, and only when used.
+TOOLS_DIR ?= $(eval TOOLS_DIR := $(shell $(IOURING_BPF_ROOT)/tools/build-bpftools --print-dir --no-build 2>/dev/null))$(TOOLS_DIR)
+BPFTOOL ?= $(TOOLS_DIR)/bin/bpftool
+LIBBPF_A ?= $(TOOLS_DIR)/lib/libbpf.a
+LIBBPF_INCLUDE ?= $(TOOLS_DIR)/include
+LIBBPF_LDLIBS ?= -lelf -lz
+VMLINUX_H ?= $(IOURING_BPF_ROOT)/vmlinux/vmlinux.h
+
+_iouring_bpf_saved_goal := $(.DEFAULT_GOAL)
+$(BPFTOOL) $(LIBBPF_A) &:
+	$(IOURING_BPF_ROOT)/tools/build-bpftools
+.DEFAULT_GOAL := $(_iouring_bpf_saved_goal)
+
+endif
