@@ -34,6 +34,9 @@ expect oops.log 1 "Kernel panic - not syncing"
 expect rcu-stall.log 1 "detected stalls"
 expect softlockup.log 1 "soft lockup"
 expect hung.log 1 "blocked for more than"
+# A kernel without PRINTK_TIME: keywords at line starts.
+expect warn-notime.log 1 "---[ end trace"
+expect kasan-notime.log 1 "BUG: KASAN"
 
 # The KASAN section stops at its closing rule, not 120 lines later.
 out=$("$SCAN" "$DATA/kasan.log" || true)
