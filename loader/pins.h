@@ -21,4 +21,7 @@ int pins_list(struct link_desc **out, int *n);
 /* every struct_ops link of the system (needs CAP_SYS_ADMIN) */
 int links_all(struct link_desc **out, int *n);
 
+/* progstate.c: the program's counters and exit info, text or JSON */
+void print_prog_state(const struct link_desc *d, int json);
+
 #endif /* __IOURING_BPF_PINS_H */

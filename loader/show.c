@@ -41,7 +41,8 @@ static const struct argp argp = {
 	options, parse_opt, NULL,
 	"Show the io_uring BPF programs attached now: every struct_ops link of "
 	"type uring_bpf_ops or io_uring_ops (or mainline io_uring_bpf_ops), "
-	"and the name it is pinned under in " PIN_DIR " if `load` made it.",
+	"the name it is pinned under in " PIN_DIR " if `load` made it, and "
+	"the program's counters and exit info (its .data/.bss globals).",
 	NULL, NULL, NULL,
 };
 
@@ -98,6 +99,8 @@ int cmd_show(int argc, char **argv)
 			json_str(stdout, d->type);
 			if (d->op_id >= 0)
 				printf(", \"op_id\": %d", d->op_id);
+			if (i < nall)
+				print_prog_state(d, 1);
 			printf("}");
 		} else {
 			char opid[16] = "-";
@@ -107,6 +110,8 @@ int cmd_show(int argc, char **argv)
 			printf("%-24s %6u %6u %-16s %-14s %s\n",
 			       d->pin[0] ? d->pin : "-", d->link_id, d->map_id,
 			       d->map_name, d->type, opid);
+			if (i < nall)
+				print_prog_state(d, 0);
 		}
 		shown++;
 	}

@@ -6,6 +6,8 @@
  * DIR/ring, then obeys DIR/cmd-1, DIR/cmd-2, ... as they appear:
  *   enter  io_uring_enter(fd, 0, 0, GETEVENTS) with a 5 s timeout; writes
  *          "ret=R sq_head=H cq_ready=N" to DIR/out-K
+ *   nops   submit 3 NOPs and wait for them (min_complete 3), same report,
+ *          then reap the CQEs
  *   exit   leave
  * Usage: ringapp defer|plain DIR   (gives up after 60 s without a command)
  */
@@ -69,7 +71,15 @@ int main(int argc, char **argv)
 	for (int k = 1; !wait_cmd(argv[2], k, cmd, sizeof(cmd)); k++) {
 		if (!strcmp(cmd, "exit"))
 			break;
-		ret = ring_wait(&r, 0, 5000000000LL);
+		if (!strcmp(cmd, "nops")) {
+			/* a loop program may have moved the SQ tail: resync */
+			r.sqe_tail = *r.sq_tail;
+			for (int i = 0; i < 3; i++)
+				ring_prep_nop(ring_get_sqe(&r), i);
+			ret = ring_submit_and_wait(&r, 3);
+		} else {
+			ret = ring_wait(&r, 0, 5000000000LL);
+		}
 		snprintf(tmp, sizeof(tmp), "%s/out-%d.tmp", argv[2], k);
 		snprintf(path, sizeof(path), "%s/out-%d", argv[2], k);
 		f = fopen(tmp, "w");
@@ -79,6 +89,7 @@ int main(int argc, char **argv)
 			ring_cq_ready(&r));
 		fclose(f);
 		rename(tmp, path);
+		ring_cq_advance(&r, ring_cq_ready(&r));
 	}
 	ring_exit(&r);
 	return 0;

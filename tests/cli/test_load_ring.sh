@@ -26,15 +26,15 @@ start_app() {	# MODE DIR; then DIR/ring holds "PID FD" (not in a $(...):
 	for _ in $(seq 500); do [ -f "$2/ring" ] && break; sleep 0.01; done
 }
 n=0
-app_enter() {	# sets GOT to the app's "ret=.. sq_head=.. cq_ready=.."
+app_enter() {	# [CMD] sets GOT to the app's "ret=.. sq_head=.. cq_ready=.."
 	n=$((n + 1))	# (so not in a $(...) subshell)
-	echo enter >"$APP/cmd-$n"
+	echo "${1:-enter}" >"$APP/cmd-$n"
 	for _ in $(seq 1000); do [ -f "$APP/out-$n" ] && break; sleep 0.01; done
 	GOT=$(cat "$APP/out-$n" 2>/dev/null || echo "no answer")
 }
-check_app() {	# WANT WHY
+check_app() {	# WANT WHY [CMD]
 	checks=$((checks + 1))
-	app_enter
+	app_enter "${3:-}"
 	[ "$GOT" = "$1" ] && echo "ok: $2: $GOT" || fail "$2: app says '$GOT', want '$1'"
 }
 
@@ -49,6 +49,17 @@ expect_exit 0 "unloaded nop-chain-$pid-$fd" -- unload "nop-chain-$pid-$fd"
 check_app "ret=0 sq_head=5 cq_ready=0" "after unload: a plain enter again"
 expect_exit 0 "attached" -- load cq-stats --ring "$pid:$fd" --name stats
 check_app "ret=0 sq_head=5 cq_ready=0" "cq-stats attached: changes nothing"
+check_app "ret=3 sq_head=8 cq_ready=3" "cq-stats attached: the app still gets its 3 CQEs" nops
+expect_exit 0 "" -- show --json
+checks=$((checks + 1))
+python3 - "$LAST_OUT" <<'PY' || fail "show --json does not report cq-stats' counts: $LAST_OUT"
+import json, sys
+links = json.loads(sys.argv[1])["links"]
+st = [l["state"] for l in links if l["name"] == "stats"][0]
+assert st["nr_cqes"] == 3 and st["nr_zero"] == 3 and st["nr_neg"] == 0, st
+print("ok: show --json: cq-stats counted", st["nr_cqes"], "CQEs")
+PY
+expect_exit 0 "state: .*nr_cqes=3" -- show
 expect_exit 0 "unloaded stats" -- unload stats
 
 start_app plain "$PLAIN"
