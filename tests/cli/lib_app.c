@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lib_app.c - an application attaching programs to its own ring with
+ * libiouring-bpf.a (no CLI): nop-chain on its DEFER_TASKRUN ring (the
+ * library derives the ring's layout from the fd), then the nop op for its
+ * IORING_SETUP_BPF ring; after each detach the ring behaves as before.
+ * Usage: lib_app PATH/TO/nop.bpf.o   (exit 0 ok, 1 failure, 77 no feature)
+ */
+#include <stdio.h>
+#include <string.h>
+#include <iouring-bpf.h>
+#include "ring.h"
+
+static int fails;
+
+#define CHECK(cond, ...) do {						\
+	if (!(cond)) {							\
+		fails++;						\
+		printf("FAIL %s:%d: ", __FILE__, __LINE__);		\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	} else {							\
+		printf("ok: ");						\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	}								\
+} while (0)
+
+static int op_res(struct ring *r, int op)
+{
+	struct io_uring_cqe cqe;
+
+	ring_prep_bpf(ring_get_sqe(r), iou_bpf_op_flags(op, 0, 0, 0), 0, 0, 0,
+		      0, 0, 1);
+	if (ring_wait_cqe(r, &cqe))
+		return 1;
+	return cqe.res;
+}
+
+int main(int argc, char **argv)
+{
+	const char *params[] = { "nr=50", NULL };
+	struct iouring_bpf_error err;
+	struct iouring_bpf *h;
+	struct ring r;
+	long long v = -1;
+	int ret;
+
+	if (argc != 2)
+		return 2;
+	ret = ring_init(&r, 16, 32, IORING_SETUP_SINGLE_ISSUER |
+			IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY);
+	if (ret) {
+		printf("ring: %s\n", strerror(-ret));
+		return 1;
+	}
+	h = iouring_bpf_attach(r.fd, "nop-chain", params, &err);
+	if (!h && err.status == IOURING_BPF_NOFEATURE) {
+		printf("%s\n", err.msg);
+		return 77;
+	}
+	CHECK(h, "attach nop-chain to my ring%s%s", h ? "" : ": ",
+	      h ? "" : err.msg);
+	if (h) {
+		ret = ring_wait(&r, 0, 10000000000LL);
+		CHECK(ret == 0 && *r.sq_head == 50 && !ring_cq_ready(&r),
+		      "one enter ran 50 NOPs from BPF (ret %d, sq head %u, %u CQEs left)",
+		      ret, *r.sq_head, ring_cq_ready(&r));
+		CHECK(!iouring_bpf_var_int(h, "completed", &v) && v == 50,
+		      "the program's completed counter: %lld", v);
+		iouring_bpf_detach(h);
+		ret = ring_wait(&r, 0, 10000000000LL);
+		CHECK(ret == 0 && *r.sq_head == 50, "after detach: a plain enter (ret %d, sq head %u)",
+		      ret, *r.sq_head);
+	}
+	ring_exit(&r);
+
+	ret = ring_init(&r, 16, 32, IORING_SETUP_BPF);
+	CHECK(!ret, "a SETUP_BPF ring");
+	if (ret)
+		return 1;
+	CHECK(op_res(&r, 1) == -95, "op 1 before attach: -EOPNOTSUPP");
+	h = iouring_bpf_attach(-1, argv[1], NULL, &err);
+	CHECK(h, "attach %s%s%s", argv[1], h ? "" : ": ", h ? "" : err.msg);
+	if (h) {
+		CHECK(iouring_bpf_op_id(h) == 1, "its op id is 1");
+		CHECK(op_res(&r, 1) == 0, "op 1 attached: res 0");
+		iouring_bpf_detach(h);
+		CHECK(op_res(&r, 1) == -95, "op 1 after detach: -EOPNOTSUPP");
+	}
+	ring_exit(&r);
+	printf("%d failed\n", fails);
+	return fails ? 1 : 0;
+}
