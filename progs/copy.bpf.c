@@ -24,8 +24,11 @@
  * pipe or socket, read at the current position, offset -1).
  *
  * Run:   iouring-bpf run copy --set block=65536
- *        (copies a 1 MiB + 123 byte file and then a pipe fed in odd-sized
- *        chunks by a child process; compares the copies byte for byte)
+ *        (copies a 1 MiB + 123 byte file: its last read is short; compares
+ *        the copy byte for byte)
+ *        iouring-bpf run copy --set stream_in=1
+ *        (the same from a pipe a child process feeds in odd-sized chunks:
+ *        most reads are short)
  */
 #include "iouring_bpf.h"
 

@@ -23,8 +23,9 @@
  *        iouring-bpf show
  *
  * Run:   iouring-bpf run cq-stats --count 256
- *        (a mix of NOPs, reads past EOF and bad-fd requests; the counts the
- *        program reports must equal what user space reaped)
+ *        (NOPs, reads of /dev/zero, of a write-only fd (-EBADF) and of a
+ *        directory (-EISDIR), waited for in batches of 32; the counts the
+ *        program reports must equal what user space reaped itself)
  */
 #include "iouring_bpf.h"
 

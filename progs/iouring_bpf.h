@@ -186,6 +186,19 @@ static __always_inline int iou_op_memcpy(struct uring_bpf_data *data,
  * equivalent (make it a no-op), regions: rings -> IOU_REGION_CQ (1),
  * SQEs -> IOU_REGION_SQ (2).
  */
+/*
+ * How the v3 hook behaves, as seen from a program (tested in tests/cli):
+ *  - the callback runs on wake-ups of io_uring_enter(GETEVENTS): the wait
+ *    first sleeps until the kernel's target (cq.head + min_complete) is
+ *    reached, so with min_complete 0 the program runs at once;
+ *  - WAIT sleeps until the CQ tail reaches the target or the timeout; a
+ *    timeout ends the wait with 0 if CQEs are ready, -ETIME if the CQ is
+ *    empty;
+ *  - once an IORING_OP_TIMEOUT request completes during a wait, the kernel
+ *    considers the waiter woken for the rest of that wait: WAIT then
+ *    means "call me again at once" (a busy loop) until the program says
+ *    STOP. Use timerfds for delays in programs that wait.
+ */
 #define IOU_WAIT		IOU_RES_WAIT
 #define IOU_STOP		IOU_RES_STOP
 #define IOU_REGION_RINGS	0	/* SQ/CQ headers, CQEs, SQ array */
