@@ -276,11 +276,14 @@ const volatile __u32 iou_cqes;		/* cq_off.cqes */
 const volatile __u64 iou_rings_size;	/* bytes of region 0 we touch */
 const volatile __u64 iou_sqes_size;	/* sq_entries * 64 */
 
+#define IOU_SETUP_NO_SQARRAY	(1U << 16)
+
 struct iou_ring {
 	__u8	*rings;		/* region 0: headers, CQEs, SQ array */
 	__u8	*sqes;		/* region 1: SQEs */
 	__u32	sq_tail;	/* local SQ tail, published by iou_sq_commit */
 	__u32	sq_queued;	/* SQEs filled since the last commit */
+	__u32	sq_ok;		/* the SQ layout we were given is the ring's */
 };
 
 /* map the regions; 0 or -EFAULT (then the program should IOU_EXIT_ERROR) */
@@ -300,7 +303,19 @@ static __always_inline int iou_ring_init(struct iou_loop *L,
 	r->sqes = sqes;
 	r->sq_tail = *(volatile __u32 *)(rings + iou_sq_tail);
 	r->sq_queued = 0;
+	/*
+	 * Filling SQEs needs to know whether the ring has an SQ array. The
+	 * loader knows for rings it made; for another process's ring it
+	 * assumes NO_SQARRAY. Check against the ring itself.
+	 */
+	r->sq_ok = !(L->ctx->flags & IOU_SETUP_NO_SQARRAY) == !!iou_sq_array;
 	return 0;
+}
+
+/* may this program fill SQEs? (see sq_ok) */
+static __always_inline int iou_ring_can_submit(struct iou_ring *r)
+{
+	return r->sq_ok;
 }
 
 /* CQ side ------------------------------------------------------------- */
@@ -363,7 +378,7 @@ static __always_inline struct io_uring_sqe *iou_sqe_get(struct iou_ring *r)
 	__u32 idx = r->sq_tail & iou_sq_mask;
 	struct io_uring_sqe *sqe;
 
-	if (!iou_sq_space(r))
+	if (!r->sq_ok || !iou_sq_space(r))
 		return NULL;
 	if (iou_sq_array)
 		*(__u32 *)(r->rings + iou_sq_array + (__u64)idx * 4) = idx;

@@ -77,8 +77,9 @@ int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
 /*
  * loop programs: the ring to attach to and its geometry. p may be NULL:
  * the geometry is then derived from /proc/self/fdinfo/<ring_fd> (entries)
- * and assumes no SQ array (NO_SQARRAY), which only matters for programs
- * that submit.
+ * and assumes no SQ array (IORING_SETUP_NO_SQARRAY); a program that fills
+ * SQEs checks that against the ring and stops with an exit error if the
+ * ring has an SQ array. Programs that only read the CQ do not care.
  */
 int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 			 const struct io_uring_params *p,

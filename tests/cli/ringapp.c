@@ -2,14 +2,16 @@
 /*
  * ringapp.c - an application with its own ring, for `iouring-bpf load
  * PROG --ring PID:FD`. Creates the ring (MODE defer: SINGLE_ISSUER |
- * DEFER_TASKRUN | NO_SQARRAY, or plain: no flags), writes "PID FD" to
+ * DEFER_TASKRUN | NO_SQARRAY, array: the same with an SQ array, or plain:
+ * no flags), writes "PID FD" to
  * DIR/ring, then obeys DIR/cmd-1, DIR/cmd-2, ... as they appear:
  *   enter  io_uring_enter(fd, 0, 0, GETEVENTS) with a 5 s timeout; writes
  *          "ret=R sq_head=H cq_ready=N" to DIR/out-K
  *   nops   submit 3 NOPs and wait for them (min_complete 3), same report,
  *          then reap the CQEs
  *   exit   leave
- * Usage: ringapp defer|plain DIR   (gives up after 60 s without a command)
+ * Usage: ringapp defer|array|plain DIR   (gives up after 60 s without a
+ * command)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,12 +50,14 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: ringapp defer|plain DIR\n");
+		fprintf(stderr, "usage: ringapp defer|array|plain DIR\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "defer"))
 		flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
 			IORING_SETUP_NO_SQARRAY;
+	else if (!strcmp(argv[1], "array"))
+		flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
 	ret = ring_init(&r, 8, 16, flags);
 	if (ret) {
 		fprintf(stderr, "ringapp: io_uring_setup: %s\n", strerror(-ret));

@@ -7,12 +7,12 @@
 source "$(dirname "$0")/lib.sh"
 feature_or_skip
 build_helper ringapp
-APP=$TMP/app PLAIN=$TMP/plain
-mkdir -p "$APP" "$PLAIN"
+APP=$TMP/app PLAIN=$TMP/plain ARR=$TMP/array
+mkdir -p "$APP" "$PLAIN" "$ARR"
 pids=()
 cleanup() {
 	cleanup_pins
-	for d in "$APP" "$PLAIN"; do echo exit >"$d/cmd-99"; done
+	for d in "$APP" "$PLAIN" "$ARR"; do echo exit >"$d/cmd-99"; done
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 }
@@ -26,15 +26,16 @@ start_app() {	# MODE DIR; then DIR/ring holds "PID FD" (not in a $(...):
 	for _ in $(seq 500); do [ -f "$2/ring" ] && break; sleep 0.01; done
 }
 n=0
-app_enter() {	# [CMD] sets GOT to the app's "ret=.. sq_head=.. cq_ready=.."
-	n=$((n + 1))	# (so not in a $(...) subshell)
-	echo "${1:-enter}" >"$APP/cmd-$n"
-	for _ in $(seq 1000); do [ -f "$APP/out-$n" ] && break; sleep 0.01; done
-	GOT=$(cat "$APP/out-$n" 2>/dev/null || echo "no answer")
+app_enter() {	# [CMD [DIR]] sets GOT to the app's "ret=.. sq_head=.. cq_ready=.."
+	local dir=${2:-$APP}	# (not in a $(...) subshell: n must count)
+	n=$((n + 1))
+	echo "${1:-enter}" >"$dir/cmd-$n"
+	for _ in $(seq 1000); do [ -f "$dir/out-$n" ] && break; sleep 0.01; done
+	GOT=$(cat "$dir/out-$n" 2>/dev/null || echo "no answer")
 }
-check_app() {	# WANT WHY [CMD]
+check_app() {	# WANT WHY [CMD [DIR]]
 	checks=$((checks + 1))
-	app_enter "${3:-}"
+	app_enter "${3:-}" "${4:-}"
 	[ "$GOT" = "$1" ] && echo "ok: $2: $GOT" || fail "$2: app says '$GOT', want '$1'"
 }
 
@@ -61,6 +62,16 @@ print("ok: show --json: cq-stats counted", st["nr_cqes"], "CQEs")
 PY
 expect_exit 0 "state: .*nr_cqes=3" -- show
 expect_exit 0 "unloaded stats" -- unload stats
+
+# a ring with an SQ array: the loader assumes none for another process's
+# ring, so nop-chain must notice and stop with an exit error, not submit
+start_app array "$ARR"
+read -r apid afd <"$ARR/ring" || fail "the array ringapp did not start"
+n=0
+expect_exit 0 "attached" -- load nop-chain --ring "$apid:$afd" --set nr=5 --name arr
+check_app "ret=0 sq_head=0 cq_ready=0" "nop-chain on a ring with an SQ array submits nothing" enter "$ARR"
+expect_exit 0 "exit=error code=-22 .*SQ layout" -- show
+expect_exit 0 "unloaded arr" -- unload arr
 
 start_app plain "$PLAIN"
 read -r ppid pfd <"$PLAIN/ring" || fail "the plain ringapp did not start"
