@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "bench.h"
 
 int cli_verbose;
 
@@ -22,6 +23,7 @@ static const struct {
 	{ "unload", cmd_unload },
 	{ "show", cmd_show },
 	{ "run", cmd_run },
+	{ "bench", cmd_bench },
 };
 
 static const char doc[] =
@@ -37,6 +39,9 @@ static const char doc[] =
 "  show [--json]                 what is attached now\n"
 "  run PROG [--count N] [--depth D] [--set K=V]... [--json]\n"
 "                                load, drive a workload, check it, detach\n"
+"  bench SCENARIO [--runs R] [--count N] [--json FILE]\n"
+"                                measure: nops, op-overhead, memcpy, wait,\n"
+"                                load or all (make bench runs it in the VM)\n"
 "\n"
 "`iouring-bpf COMMAND --help` describes each command.\n"
 "\n"
@@ -69,7 +74,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		if (!a->cmd_index)
-			argp_error(state, "a command is needed: list, probe, load, unload, show or run");
+			argp_error(state, "a command is needed: list, probe, load, unload, show, run or bench");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench.c - `iouring-bpf bench SCENARIO [--runs R] [--count N] [--json FILE]`
+ *
+ * Runs the scenarios of bench_*.c on the running kernel, prints a table per
+ * scenario on stdout (median, min and max over the runs) and, with --json,
+ * every value of every run with what produced it: kernel, CPUs, clock
+ * source, the timing mode and the QEMU settings (given by `make bench` in
+ * IOURING_BPF_BENCH_TIMING and IOURING_BPF_BENCH_QEMU).
+ *
+ * Absolute figures depend on the machine and, under QEMU TCG, on the host's
+ * load; only the ratios measured within one run are meant to be compared.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+#include "bench.h"
+
+#define TRACE_MARKER	"/sys/kernel/tracing/trace_marker"
+#define TRACING_ON	"/sys/kernel/tracing/tracing_on"
+
+enum { NEED_OP = 1, NEED_LOOP = 2 };
+
+static const struct {
+	const char	*name;
+	const char	*title;
+	int		(*fn)(struct bench_scn *s);
+	int		needs;
+	const char	*count_help;
+} scenarios[] = {
+	{ "nops", "NOPs one per enter, 2-NOP links, the nop-chain loop program, batches of 32",
+	  bench_nops, NEED_LOOP, "NOPs per mode and run (default 100000)" },
+	{ "op-overhead", "IORING_OP_BPF `nop` op vs IORING_OP_NOP, 32 per io_uring_enter",
+	  bench_op_overhead, NEED_OP, "requests per mode and run (default 200000)" },
+	{ "memcpy", "the `memcpy` op (plain, fixed buffer) vs user-space memcpy and a write/read pair",
+	  bench_memcpy, NEED_OP, "MiB copied per mode, size and run (default 16)" },
+	{ "wait", "waiting for a stream of timed completions: min_events, min_wait_usec, batch-wait, hybrid-poll",
+	  bench_wait, NEED_LOOP, "completions per mode and run (default 1000)" },
+	{ "load", "open, load, attach, detach and close each program of the catalogue",
+	  bench_load, NEED_OP | NEED_LOOP, "(unused)" },
+};
+#define NSCN	(sizeof(scenarios) / sizeof(scenarios[0]))
+
+struct bench_args {
+	const char	*scenario;
+	long long	runs, count;
+	int		have_count;
+	const char	*json;
+	int		trace_marks;
+	const char	*alt_prog;
+	const char	*alt_sets[9];
+	int		nalt_sets;
+};
+
+static int trace_marks_fd = -1, tracing_on_fd = -1;
+
+static const struct argp_option options[] = {
+	{ "runs", 'r', "R", 0, "Runs of every mode, interleaved (default 5)", 0 },
+	{ "count", 'c', "N", 0, "Work per mode and run (see the scenarios below)", 0 },
+	{ "json", 'j', "FILE", 0, "Write every run's figures as JSON to FILE (- = stdout)", 0 },
+	{ "trace-marks", 't', NULL, 0, "Trace only the timed regions: turn ftrace on (tracing_on) and mark the start and end of each (trace_marker)", 0 },
+	{ "prog", 'p', "PROG|FILE.bpf.o", 0, "Measure another program: nops mode c instead of nop-chain (same globals: nr, depth, completed, steps), op-overhead's op instead of nop (experiments, see bench/experiments)", 0 },
+	{ "set", 's', "KEY=VALUE", 0, "A parameter of --prog (repeatable)", 0 },
+	{ 0 },
+};
+
+static error_t parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct bench_args *a = state->input;
+
+	switch (key) {
+	case 'r':
+		if (parse_ll("bench", "--runs", arg, 1, BENCH_MAX_RUNS, &a->runs))
+			exit(EXIT_USAGE);
+		break;
+	case 'c':
+		if (parse_ll("bench", "--count", arg, 1, 1LL << 32, &a->count))
+			exit(EXIT_USAGE);
+		a->have_count = 1;
+		break;
+	case 'j':
+		a->json = arg;
+		break;
+	case 't':
+		a->trace_marks = 1;
+		break;
+	case 'p':
+		a->alt_prog = arg;
+		break;
+	case 's':
+		if (a->nalt_sets == 8)
+			argp_error(state, "at most 8 --set");
+		a->alt_sets[a->nalt_sets++] = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (a->scenario)
+			argp_error(state, "bench takes one scenario");
+		a->scenario = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->scenario)
+			argp_error(state, "which scenario? nops, op-overhead, memcpy, wait, load or all");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const char bench_doc[] =
+"Measure the io_uring BPF features on the running kernel. SCENARIO is one "
+"of:\n"
+"\n"
+"  nops          (a) one NOP per io_uring_enter, (b) a 2-NOP link per enter,\n"
+"                (c) the nop-chain loop program at depth 1 in one enter,\n"
+"                (d) NOPs in batches of 32; requests/s and the ratios c/a,\n"
+"                c/b, c/d. --count: NOPs per mode and run (100000)\n"
+"  op-overhead   IORING_OP_BPF `nop` op vs IORING_OP_NOP, 32 per enter:\n"
+"                ns per request and their ratio. --count: requests (200000)\n"
+"  memcpy        the `memcpy` op with a plain and a fixed buffer vs\n"
+"                user-space memcpy() and a pwrite/pread pair on a memfd,\n"
+"                4 KiB .. 1 MiB. --count: MiB per mode and size (16)\n"
+"  wait          a stream of timeouts 100 us apart, waited for with\n"
+"                min_complete 1, min_complete 8, min_complete 8 +\n"
+"                min_wait_usec, batch-wait and hybrid-poll: wake-ups per\n"
+"                1000 completions, added latency. --count: completions (1000)\n"
+"  load          open, load, attach, detach, close of every program\n"
+"  all           all of them, in this order (--count does not apply)\n"
+"\n"
+"Every mode runs R times, interleaved with the other modes of the scenario;\n"
+"the table shows median, min and max over the runs, ratios are computed\n"
+"within a run. Absolute figures are never comparable across machines or\n"
+"runs (under QEMU TCG not even across boots); ratios are.\n"
+"\n"
+"Exit codes: 0 done (whether targets are met or not), 1 a check failed\n"
+"(a request failed, a count is off), 2 usage error, 3 this kernel lacks the\n"
+"feature (boot the project's kernel: `make bench` does), 4 not privileged.";
+
+static const struct argp argp = {
+	options, parse_opt, "SCENARIO", bench_doc, NULL, NULL, NULL,
+};
+
+long long bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void bench_mark(const struct bench_scn *s, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	if (!s->trace_marks || trace_marks_fd < 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "bench %s: ", s->name);
+	va_start(ap, fmt);
+	n += vsnprintf(buf + n, sizeof(buf) - n, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	if (write(trace_marks_fd, buf, n) < 0)
+		trace_marks_fd = -1;
+}
+
+static void tracing(const struct bench_scn *s, int on)
+{
+	if (!s->trace_marks || tracing_on_fd < 0)
+		return;
+	if (pwrite(tracing_on_fd, on ? "1" : "0", 1, 0) != 1)
+		tracing_on_fd = -1;
+	/*
+	 * Give a trace_pipe reader time to drain the buffer: loading a BPF
+	 * program (nops mode c) resets it.
+	 */
+	if (!on)
+		usleep(300000);
+}
+
+long long bench_t0(struct bench_scn *s)
+{
+	tracing(s, 1);
+	bench_mark(s, "begin %s", s->cur);
+	return bench_now_ns();
+}
+
+long long bench_t1(struct bench_scn *s, long long t0)
+{
+	long long t = bench_now_ns() - t0;
+
+	bench_mark(s, "end %s", s->cur);
+	tracing(s, 0);
+	return t;
+}
+
+void bench_progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+const char *bench_ring_flags(unsigned int flags)
+{
+	static char buf[200];
+	static const struct { unsigned int f; const char *n; } names[] = {
+		{ IORING_SETUP_BPF, "BPF" },
+		{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
+		{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
+		{ IORING_SETUP_NO_SQARRAY, "NO_SQARRAY" },
+		{ IORING_SETUP_CQSIZE, "CQSIZE" },
+	};
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (flags & names[i].f)
+			off += snprintf(buf + off, sizeof(buf) - off, "%s%s",
+					off ? "|" : "", names[i].n);
+	return buf;
+}
+
+int bench_reap_ready(struct bench_scn *s, struct ring *r, unsigned int n,
+		     int want)
+{
+	unsigned int i, ready = ring_cq_ready(r);
+
+	if (ready < n) {
+		bench_fail(s, "%u CQEs ready, want %u", ready, n);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct io_uring_cqe *c = ring_peek_cqe(r);
+
+		if (c->res != want) {
+			bench_fail(s, "CQE user_data %llu: res %d, want %d",
+				   (unsigned long long)c->user_data, c->res,
+				   want);
+			ring_cq_advance(r, n - i);
+			return -1;
+		}
+		ring_cq_advance(r, 1);
+	}
+	return 0;
+}
+
+static int next_op_id = 200;
+
+int bench_free_op_id(void)
+{
+	return next_op_id;
+}
+
+struct iouring_bpf *bench_attach(const char *prog, struct ring *r, int op_id,
+				 const char *const *params, int *status)
+{
+	struct iouring_bpf_error err;
+	struct iouring_bpf *h;
+	int tries;
+
+	for (tries = 0; tries < 56; tries++) {
+		h = iouring_bpf_open(prog, &err);
+		if (!h)
+			goto fail;
+		for (const char *const *p = params; p && *p; p++)
+			if (iouring_bpf_set(h, *p, &err))
+				goto fail;
+		if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP) {
+			if (iouring_bpf_set_ring(h, r->fd, &r->p, &err))
+				goto fail;
+		} else if (iouring_bpf_set_op_id(h, op_id >= 0 ? op_id :
+						 next_op_id, &err)) {
+			goto fail;
+		}
+		if (iouring_bpf_load(h, &err))
+			goto fail;
+		if (!iouring_bpf_attach_link(h, &err))
+			return h;
+		/* an op id someone else registered: take the next one */
+		if (iouring_bpf_kind(h) != IOURING_BPF_KIND_OP ||
+		    err.err != EBUSY || op_id >= 0)
+			goto fail;
+		iouring_bpf_close(h);
+		next_op_id = next_op_id == 255 ? 200 : next_op_id + 1;
+	}
+	return NULL;
+fail:
+	*status = report_error("bench", &err);
+	iouring_bpf_close(h);
+	return NULL;
+}
+
+/* --- environment ----------------------------------------------------- */
+
+static void read_line(const char *path, const char *prefix, char *out,
+		      size_t len)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+
+	out[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *p;
+
+		if (prefix && strncmp(line, prefix, strlen(prefix)))
+			continue;
+		p = prefix ? strchr(line, ':') : NULL;
+		p = p ? p + 1 : line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		p[strcspn(p, "\n")] = '\0';
+		snprintf(out, len, "%s", p);
+		break;
+	}
+	fclose(f);
+}
+
+struct bench_env {
+	struct utsname	u;
+	long		cpus;
+	char		cpu_model[128];
+	char		cpu_copy_flags[128];	/* erms/fsrm: how the kernel copies */
+	char		clocksource[64];
+	char		timing[256];
+	char		qemu[512];
+	char		started[32];
+	int		in_vm;
+};
+
+static void get_env(struct bench_env *e)
+{
+	char flags[4096];
+	const char *v;
+	time_t now = time(NULL);
+
+	memset(e, 0, sizeof(*e));
+	uname(&e->u);
+	e->cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	read_line("/proc/cpuinfo", "model name", e->cpu_model,
+		  sizeof(e->cpu_model));
+	read_line("/proc/cpuinfo", "flags", flags, sizeof(flags));
+	snprintf(e->cpu_copy_flags, sizeof(e->cpu_copy_flags), "erms %s, fsrm %s, avx2 %s",
+		 strstr(flags, " erms") ? "yes" : "no",
+		 strstr(flags, " fsrm") ? "yes" : "no",
+		 strstr(flags, " avx2") ? "yes" : "no");
+	read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		  NULL, e->clocksource, sizeof(e->clocksource));
+	e->in_vm = getenv("IOURING_BPF_IN_VM") != NULL;
+	v = getenv("IOURING_BPF_BENCH_TIMING");
+	snprintf(e->timing, sizeof(e->timing), "%s", v && *v ? v :
+		 e->in_vm ? "VM, timing mode not recorded (run it through `make bench`)" :
+		 "wall clock, not in a VM");
+	v = getenv("IOURING_BPF_BENCH_QEMU");
+	snprintf(e->qemu, sizeof(e->qemu), "%s", v && *v ? v : "");
+	strftime(e->started, sizeof(e->started), "%Y-%m-%dT%H:%M:%SZ",
+		 gmtime(&now));
+}
+
+static void print_env(const struct bench_env *e, FILE *f, int runs)
+{
+	fprintf(f, "iouring-bpf bench on kernel %s (%s), %ld CPUs (%s; %s), clock source %s\n",
+		e->u.release, e->u.version, e->cpus,
+		e->cpu_model[0] ? e->cpu_model : "?", e->cpu_copy_flags,
+		e->clocksource[0] ? e->clocksource : "?");
+	fprintf(f, "timing: %s\n", e->timing);
+	if (e->qemu[0])
+		fprintf(f, "qemu: %s\n", e->qemu);
+	fprintf(f, "runs: %d per mode, interleaved; started %s\n\n", runs,
+		e->started);
+}
+
+static void json_env(const struct bench_env *e, FILE *f, int argc,
+		     char **argv, int runs)
+{
+	fprintf(f, "{\"tool\": \"iouring-bpf bench\", \"command\": ");
+	{
+		char cmd[1024];
+		size_t off = 0;
+
+		cmd[0] = '\0';
+		for (int i = 0; i < argc; i++)
+			off += snprintf(cmd + off, off < sizeof(cmd) ? sizeof(cmd) - off : 0,
+					"%s%s", i ? " " : "", argv[i]);
+		json_str(f, cmd);
+	}
+	fprintf(f, ",\n \"kernel\": ");
+	json_str(f, e->u.release);
+	fprintf(f, ", \"kernel_version\": ");
+	json_str(f, e->u.version);
+	fprintf(f, ", \"machine\": ");
+	json_str(f, e->u.machine);
+	fprintf(f, ",\n \"cpus\": %ld, \"cpu_model\": ", e->cpus);
+	json_str(f, e->cpu_model);
+	fprintf(f, ", \"cpu_copy_flags\": ");
+	json_str(f, e->cpu_copy_flags);
+	fprintf(f, ", \"clocksource\": ");
+	json_str(f, e->clocksource);
+	fprintf(f, ",\n \"in_vm\": %s, \"timing\": ", e->in_vm ? "true" : "false");
+	json_str(f, e->timing);
+	fprintf(f, ", \"qemu\": ");
+	json_str(f, e->qemu);
+	fprintf(f, ",\n \"runs\": %d, \"started\": ", runs);
+	json_str(f, e->started);
+	fprintf(f, ",\n \"scenarios\": [\n");
+}
+
+/* --- the command -------------------------------------------------------- */
+
+static int find_scenario(const char *name)
+{
+	for (size_t i = 0; i < NSCN; i++)
+		if (!strcmp(scenarios[i].name, name))
+			return i;
+	return -1;
+}
+
+static int check_features(int needs)
+{
+	static const struct { int need; const char *type, *what; } f[] = {
+		{ NEED_OP, "uring_bpf_ops", "IORING_OP_BPF (struct uring_bpf_ops)" },
+		{ NEED_LOOP, "io_uring_ops", "the io_uring loop hook (struct io_uring_ops)" },
+	};
+	struct utsname u;
+
+	uname(&u);
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		int ret;
+
+		if (!(needs & f[i].need))
+			continue;
+		ret = iouring_bpf_kernel_has_type(f[i].type);
+		if (ret > 0)
+			continue;
+		fprintf(stderr, "iouring-bpf bench: kernel %s lacks %s%s; benchmarks run on the project's kernel: `make bench` boots it (or kernel/vm-run -- build/iouring-bpf bench ...)\n",
+			u.release, f[i].what,
+			ret < 0 ? " (no readable kernel BTF)" : "");
+		return EXIT_NOFEATURE;
+	}
+	return 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_args a = { .runs = 5 };
+	struct bench_env env;
+	FILE *jf = NULL;
+	int first, last, idx, ret = 0, failed = 0, nj = 0;
+
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	if (!strcmp(a.scenario, "all")) {
+		if (a.have_count) {
+			fprintf(stderr, "iouring-bpf bench: --count is per scenario; name one (nops, op-overhead, memcpy, wait, load)\n");
+			return EXIT_USAGE;
+		}
+		first = 0;
+		last = NSCN - 1;
+	} else {
+		idx = find_scenario(a.scenario);
+		if (idx < 0) {
+			fprintf(stderr, "iouring-bpf bench: no scenario '%s': nops, op-overhead, memcpy, wait, load or all (see --help)\n",
+				a.scenario);
+			return EXIT_USAGE;
+		}
+		first = last = idx;
+	}
+	if ((a.alt_prog || a.nalt_sets) && strcmp(a.scenario, "nops") &&
+	    strcmp(a.scenario, "op-overhead")) {
+		fprintf(stderr, "iouring-bpf bench: --prog and --set are for the nops and op-overhead scenarios\n");
+		return EXIT_USAGE;
+	}
+	if (a.nalt_sets && !a.alt_prog) {
+		fprintf(stderr, "iouring-bpf bench: --set is for the program given with --prog\n");
+		return EXIT_USAGE;
+	}
+
+	{
+		int needs = 0;
+
+		for (idx = first; idx <= last; idx++)
+			needs |= scenarios[idx].needs;
+		ret = check_features(needs);
+		if (ret)
+			return ret;
+	}
+
+	if (a.json) {
+		jf = strcmp(a.json, "-") ? fopen(a.json, "w") : stdout;
+		if (!jf) {
+			fprintf(stderr, "iouring-bpf bench: cannot write %s: %s\n",
+				a.json, strerror(errno));
+			return EXIT_FAIL;
+		}
+	}
+	if (a.trace_marks) {
+		trace_marks_fd = open(TRACE_MARKER, O_WRONLY | O_CLOEXEC);
+		tracing_on_fd = open(TRACING_ON, O_WRONLY | O_CLOEXEC);
+		if (trace_marks_fd < 0 || tracing_on_fd < 0)
+			fprintf(stderr, "iouring-bpf bench: %s: %s (no trace marks)\n",
+				TRACE_MARKER, strerror(errno));
+		else if (pwrite(tracing_on_fd, "0", 1, 0) != 1)
+			tracing_on_fd = -1;
+	}
+
+	get_env(&env);
+	print_env(&env, stdout, a.runs);
+	fflush(stdout);
+	if (jf)
+		json_env(&env, jf, argc, argv, a.runs);
+
+	for (idx = first; idx <= last; idx++) {
+		struct bench_scn s = {
+			.name = scenarios[idx].name,
+			.title = scenarios[idx].title,
+			.runs = a.runs,
+			.count = a.have_count ? a.count : -1,
+			.trace_marks = a.trace_marks,
+			.alt_prog = a.alt_prog,
+		};
+		long long t0 = bench_now_ns();
+
+		memcpy(s.alt_sets, a.alt_sets, sizeof(s.alt_sets));
+		bench_progress("%s: %lld run(s) of each mode ...", s.name,
+			       (long long)a.runs);
+		ret = scenarios[idx].fn(&s);
+		bench_eval_targets(&s);
+		bench_param(&s, "elapsed", "%.1f s", (bench_now_ns() - t0) / 1e9);
+		if (!ret || s.nmetrics) {
+			bench_print_table(&s, stdout);
+			fflush(stdout);
+			if (jf) {
+				fputs(nj++ ? ",\n  " : "  ", jf);
+				bench_print_json(&s, jf);
+			}
+		}
+		failed += s.failed;
+		bench_free(&s);
+		if (ret)
+			break;
+	}
+	if (jf) {
+		fputs("\n ]}\n", jf);
+		if (jf != stdout && fclose(jf)) {
+			fprintf(stderr, "iouring-bpf bench: writing %s: %s\n",
+				a.json, strerror(errno));
+			ret = ret ? ret : EXIT_FAIL;
+		}
+	}
+	if (trace_marks_fd >= 0)
+		close(trace_marks_fd);
+	if (tracing_on_fd >= 0)
+		close(tracing_on_fd);
+	if (!ret && failed)
+		ret = EXIT_FAIL;
+	return ret;
+}

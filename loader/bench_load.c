@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench_load.c - `bench load`: what it costs to put each catalogue program
+ * in place and take it out again, as libiouring-bpf does it:
+ *
+ *   open    iouring_bpf_open(): libbpf opens the embedded object (ELF, BTF)
+ *   load    iouring_bpf_load(): CO-RE against the kernel's BTF (libbpf reads
+ *           /sys/kernel/btf/vmlinux), the verifier, the struct_ops map
+ *   attach  iouring_bpf_attach_link(): struct_ops link; the op id is
+ *           registered, or the loop program installed on the ring
+ *   detach  iouring_bpf_unlink(): the link destroyed (unregistered)
+ *   close   iouring_bpf_close(): programs and maps released
+ *
+ * Loop programs attach to one SINGLE_ISSUER | DEFER_TASKRUN | NO_SQARRAY
+ * ring, op programs take a free op id from 200 up. Runs interleave the
+ * programs: p1 p2 ... p9 p1 p2 ...
+ */
+#include <errno.h>
+#include <string.h>
+#include "bench.h"
+
+#define L_FLAGS	(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | \
+		 IORING_SETUP_NO_SQARRAY)
+
+static const char *const steps[] = { "open", "load", "attach", "detach",
+				     "close", "total" };
+
+int bench_load(struct bench_scn *s)
+{
+	struct iouring_bpf_error err;
+	struct ring r;
+	int ret, status = 0;
+
+	ret = ring_init(&r, 64, 256, L_FLAGS);
+	if (ret) {
+		bench_fail(s, "io_uring_setup: %s", strerror(-ret));
+		return EXIT_FAIL;
+	}
+	bench_param(s, "programs", "the %zu of the catalogue (iouring-bpf list), each loaded and removed %d times",
+		    iou_catalog_len, s->runs);
+	bench_param(s, "ring", "loop programs: %s, 64 SQ / 256 CQ; op programs: op id %d..",
+		    bench_ring_flags(L_FLAGS | IORING_SETUP_CQSIZE),
+		    bench_free_op_id());
+	bench_param(s, "order", "every program once per run, %d runs (no warm-up)",
+		    s->runs);
+
+	for (int run = 0; run < s->runs; run++) {
+		for (size_t p = 0; p < iou_catalog_len; p++) {
+			const struct iou_prog *prog = &iou_catalog[p];
+			struct iouring_bpf *h;
+			long long t[6];
+
+			bench_mark(s, "program %s run %d", prog->name, run);
+			t[0] = bench_now_ns();
+			h = iouring_bpf_open(prog->name, &err);
+			if (!h) {
+				status = report_error("bench", &err);
+				goto out;
+			}
+			if ((prog->kind == IOU_KIND_LOOP &&
+			     iouring_bpf_set_ring(h, r.fd, &r.p, &err)) ||
+			    (prog->kind == IOU_KIND_OP &&
+			     iouring_bpf_set_op_id(h, bench_free_op_id(), &err))) {
+				status = report_error("bench", &err);
+				iouring_bpf_close(h);
+				goto out;
+			}
+			t[1] = bench_now_ns();
+			if (iouring_bpf_load(h, &err)) {
+				status = report_error("bench", &err);
+				iouring_bpf_close(h);
+				goto out;
+			}
+			t[2] = bench_now_ns();
+			if (iouring_bpf_attach_link(h, &err)) {
+				status = report_error("bench", &err);
+				iouring_bpf_close(h);
+				goto out;
+			}
+			t[3] = bench_now_ns();
+			iouring_bpf_unlink(h);
+			t[4] = bench_now_ns();
+			iouring_bpf_close(h);
+			t[5] = bench_now_ns();
+			for (int i = 0; i < 5; i++)
+				bench_add(s, prog->name, prog->name, steps[i],
+					  "ms", -1, (t[i + 1] - t[i]) / 1e6);
+			bench_add(s, prog->name, prog->name, steps[5], "ms",
+				  -1, (t[5] - t[0]) / 1e6);
+		}
+	}
+out:
+	ring_exit(&r);
+	if (status)
+		return status;
+	return s->failed ? EXIT_FAIL : 0;
+}
