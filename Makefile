@@ -10,6 +10,11 @@
 #   make test          test-prep, then tests/run
 #   make demo          the main job: deps, build, boot the kernel, run a tour
 #                      (TESTS_ARGS="-t FILTER -v --host-only ..." is passed on)
+#   make bench         build the CLI, boot the release kernel once, run every
+#                      benchmark (bench/run); results in bench/results/tcg/.
+#                      ICOUNT=1: deterministic timing, QEMU -icount
+#                      shift=$(ICOUNT_SHIFT) (default 0), in bench/results/icount/;
+#                      BENCH_RUNS=R runs per mode (default 5)
 #   make clean         remove build products in the work tree (not the cache;
 #                      the cache is $(IOURING_BPF_CACHE): rm -rf it to start over)
 #
@@ -28,7 +33,7 @@ JOBS ?= $(shell nproc)
 BTF ?=
 TESTS_ARGS ?=
 
-.PHONY: all deps tools kernel kernel-debug vmlinux.h test-prep test demo clean
+.PHONY: all deps tools kernel kernel-debug vmlinux.h test-prep test demo bench clean
 
 all: tools kernel
 
@@ -76,6 +81,12 @@ test: test-prep
 demo: deps tools kernel
 	$(MAKE) -C loader
 	kernel/vm-run -- demo/tour.sh
+
+ICOUNT ?=
+ICOUNT_SHIFT ?= 0
+BENCH_RUNS ?= 5
+bench: tools kernel
+	bench/run $(if $(filter-out 0 no,$(ICOUNT)),--icount $(ICOUNT_SHIFT)) --runs $(BENCH_RUNS)
 
 clean:
 	@if [ -f loader/Makefile ]; then $(MAKE) -C loader clean; fi
