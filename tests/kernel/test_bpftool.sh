@@ -8,8 +8,9 @@ if [ -z "$BPFTOOL" ] || [ ! -x "$BPFTOOL" ]; then
 	exit 77
 fi
 fail=0
-"$BPFTOOL" version
-"$BPFTOOL" version | grep -q '^bpftool v7\.5\.' || { echo "FAIL: not bpftool 7.5"; fail=1; }
+v=$("$BPFTOOL" version)
+echo "$v"
+grep -q '^bpftool v7\.5\.' <<<"$v" || { echo "FAIL: not bpftool 7.5"; fail=1; }
 "$BPFTOOL" btf dump file /sys/kernel/btf/vmlinux format raw >"$TEST_TMPDIR/btf"
 for t in "STRUCT 'io_ring_ctx'" "STRUCT 'io_kiocb'" "STRUCT 'bpf_struct_ops'"; do
 	grep -q "$t" "$TEST_TMPDIR/btf" && echo "ok: BTF has $t" || { echo "FAIL: BTF lacks $t"; fail=1; }

@@ -40,6 +40,8 @@ if touch /etc/.vm-boot-test 2>/dev/null; then
 else
 	ok "the root file system is read-only"
 fi
+[ "$(cat <(echo procsub))" = procsub ] && ok "/dev/fd (process substitution)" || bad "no /dev/fd"
+[ "$(nproc)" -ge 2 ] && ok "$(nproc) CPUs" || echo "note: one CPU only (--cpus 1?)"
 [ "$(id -u)" = 0 ] && ok "running as root" || bad "uid $(id -u)"
 # The BPF file system takes pins.
 if grep -qw bpf /proc/filesystems; then ok "bpffs registered"; else bad "no bpffs"; fi
