@@ -32,18 +32,17 @@ static const struct {
 	const char	*title;
 	int		(*fn)(struct bench_scn *s);
 	int		needs;
-	const char	*count_help;
 } scenarios[] = {
 	{ "nops", "NOPs one per enter, 2-NOP links, the nop-chain loop program, batches of 32",
-	  bench_nops, NEED_LOOP, "NOPs per mode and run (default 100000)" },
+	  bench_nops, NEED_LOOP },
 	{ "op-overhead", "IORING_OP_BPF `nop` op vs IORING_OP_NOP, 32 per io_uring_enter",
-	  bench_op_overhead, NEED_OP, "requests per mode and run (default 200000)" },
+	  bench_op_overhead, NEED_OP },
 	{ "memcpy", "the `memcpy` op (plain, fixed buffer) vs user-space memcpy and a write/read pair",
-	  bench_memcpy, NEED_OP, "MiB copied per mode, size and run (default 16)" },
+	  bench_memcpy, NEED_OP },
 	{ "wait", "waiting for a stream of timed completions: min_events, min_wait_usec, batch-wait, hybrid-poll",
-	  bench_wait, NEED_LOOP, "completions per mode and run (default 1000)" },
+	  bench_wait, NEED_LOOP },
 	{ "load", "open, load, attach, detach and close each program of the catalogue",
-	  bench_load, NEED_OP | NEED_LOOP, "(unused)" },
+	  bench_load, NEED_OP | NEED_LOOP },
 };
 #define NSCN	(sizeof(scenarios) / sizeof(scenarios[0]))
 
@@ -120,18 +119,22 @@ static const char bench_doc[] =
 "  nops          (a) one NOP per io_uring_enter, (b) a 2-NOP link per enter,\n"
 "                (c) the nop-chain loop program at depth 1 in one enter,\n"
 "                (d) NOPs in batches of 32; requests/s and the ratios c/a,\n"
-"                c/b, c/d. --count: NOPs per mode and run (100000)\n"
+"                c/b, c/d. --count: NOPs per mode and run (200000)\n"
 "  op-overhead   IORING_OP_BPF `nop` op vs IORING_OP_NOP, 32 per enter:\n"
-"                ns per request and their ratio. --count: requests (200000)\n"
+"                ns per request and their ratio. --count: requests (500000)\n"
 "  memcpy        the `memcpy` op with a plain and a fixed buffer vs\n"
 "                user-space memcpy() and a pwrite/pread pair on a memfd,\n"
-"                4 KiB .. 1 MiB. --count: MiB per mode and size (16)\n"
-"  wait          a stream of timeouts 100 us apart, waited for with\n"
-"                min_complete 1, min_complete 8, min_complete 8 +\n"
-"                min_wait_usec, batch-wait and hybrid-poll: wake-ups per\n"
-"                1000 completions, added latency. --count: completions (1000)\n"
+"                4 KiB .. 1 MiB. --count: MiB per mode and size (64)\n"
+"  wait          a stream of CQEs 100 us apart (IORING_OP_MSG_RING from a\n"
+"                second thread), waited for with min_complete 1,\n"
+"                min_complete 8, min_complete 8 + min_wait_usec, batch-wait\n"
+"                and hybrid-poll: wake-ups per 1000 completions, added\n"
+"                latency. --count: completions (2000)\n"
 "  load          open, load, attach, detach, close of every program\n"
 "  all           all of them, in this order (--count does not apply)\n"
+"\n"
+"--prog FILE.bpf.o [--set K=V]... measures another program in place of\n"
+"nop-chain (nops) or nop (op-overhead): see bench/experiments/.\n"
 "\n"
 "Every mode runs R times, interleaved with the other modes of the scenario;\n"
 "the table shows median, min and max over the runs, ratios are computed\n"
@@ -338,6 +341,7 @@ struct bench_env {
 	char		clocksource[64];
 	char		timing[256];
 	char		qemu[512];
+	char		invoked[256];
 	char		started[32];
 	int		in_vm;
 };
@@ -367,6 +371,8 @@ static void get_env(struct bench_env *e)
 		 "wall clock, not in a VM");
 	v = getenv("IOURING_BPF_BENCH_QEMU");
 	snprintf(e->qemu, sizeof(e->qemu), "%s", v && *v ? v : "");
+	v = getenv("IOURING_BPF_BENCH_INVOKED");
+	snprintf(e->invoked, sizeof(e->invoked), "%s", v && *v ? v : "");
 	strftime(e->started, sizeof(e->started), "%Y-%m-%dT%H:%M:%SZ",
 		 gmtime(&now));
 }
@@ -380,6 +386,8 @@ static void print_env(const struct bench_env *e, FILE *f, int runs)
 	fprintf(f, "timing: %s\n", e->timing);
 	if (e->qemu[0])
 		fprintf(f, "qemu: %s\n", e->qemu);
+	if (e->invoked[0])
+		fprintf(f, "invoked by: %s\n", e->invoked);
 	fprintf(f, "runs: %d per mode, interleaved; started %s\n\n", runs,
 		e->started);
 }
@@ -414,6 +422,8 @@ static void json_env(const struct bench_env *e, FILE *f, int argc,
 	json_str(f, e->timing);
 	fprintf(f, ", \"qemu\": ");
 	json_str(f, e->qemu);
+	fprintf(f, ", \"invoked_by\": ");
+	json_str(f, e->invoked);
 	fprintf(f, ",\n \"runs\": %d, \"started\": ", runs);
 	json_str(f, e->started);
 	fprintf(f, ",\n \"scenarios\": [\n");
