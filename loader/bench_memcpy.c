@@ -148,7 +148,7 @@ static int verify(struct mc *c, unsigned int size)
 
 int bench_memcpy(struct bench_scn *s)
 {
-	long long mib = s->count > 0 ? s->count : 16;
+	long long mib = s->count > 0 ? s->count : 64;
 	struct mc c = { .s = s, .memfd = -1 };
 	struct iouring_bpf *h = NULL;
 	struct iovec iov;

@@ -173,7 +173,7 @@ static long long run_mode(struct bench_scn *s, int m, long long n,
 
 int bench_nops(struct bench_scn *s)
 {
-	long long n = s->count > 0 ? s->count : 100000;
+	long long n = s->count > 0 ? s->count : 200000;
 	int status = 0;
 
 	n &= ~1LL;	/* b issues pairs */

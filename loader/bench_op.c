@@ -55,7 +55,7 @@ static long long batch_run(struct bench_scn *s, struct ring *r, long long n,
 
 int bench_op_overhead(struct bench_scn *s)
 {
-	long long n = s->count > 0 ? s->count : 200000;
+	long long n = s->count > 0 ? s->count : 500000;
 	long long prep0 = 0, issue0 = 0, prep1 = 0, issue1 = 0;
 	struct iouring_bpf *h;
 	struct ring r;

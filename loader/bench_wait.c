@@ -277,7 +277,7 @@ fail:
 
 int bench_wait(struct bench_scn *s)
 {
-	long long k = s->count > 0 ? s->count : 1000;
+	long long k = s->count > 0 ? s->count : 2000;
 	struct wmode w[NMODES];
 	double *lat;
 	int status = 0, ret, m;
