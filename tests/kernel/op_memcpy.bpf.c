@@ -11,7 +11,19 @@
  * and completes with its return value (bytes copied, or -errno).
  * Buffer ids 0 and 3 are passed through untouched so that the kfunc's own
  * id checks are tested too.
+ *
+ * issue_fn is SLEEPABLE: the copy pins user pages (mmap_lock) and may
+ * fault, which a non-sleepable struct_ops program (run under
+ * rcu_read_lock) must not do. op_memcpy_ns.bpf.c builds this same file
+ * with a non-sleepable issue_fn (MC_ISSUE_SEC) to check that the kernel
+ * either refuses that or copies without sleeping.
  */
+#ifndef MC_ISSUE_SEC
+#define MC_ISSUE_SEC "struct_ops.s/issue_fn"
+#endif
+#ifndef MC_OP_ID
+#define MC_OP_ID 40
+#endif
 #include "t_common.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -45,7 +57,7 @@ int BPF_PROG(mc_prep, struct uring_bpf_data *data,
 	return 0;
 }
 
-SEC("struct_ops/issue_fn")
+SEC(MC_ISSUE_SEC)
 int BPF_PROG(mc_issue, struct uring_bpf_data *data)
 {
 	struct bpf_req_mem_desc dst, src;
@@ -72,7 +84,7 @@ int BPF_PROG(mc_issue, struct uring_bpf_data *data)
 
 SEC(".struct_ops.link")
 struct uring_bpf_ops memcpy_op = {
-	.id = 40,
+	.id = MC_OP_ID,
 	.prep_fn = (void *)mc_prep,
 	.issue_fn = (void *)mc_issue,
 };
