@@ -133,6 +133,14 @@ extern struct iou_exit_info iou_exit;
 #define IOU_OP_ISSUE(fn)						\
 	SEC("struct_ops/issue_fn")					\
 	int BPF_PROG(fn, struct uring_bpf_data *data)
+/*
+ * issue_fn that may sleep: io_uring_bpf_req_memcpy() pins user pages and
+ * may fault them in, which a non-sleepable program (run under
+ * rcu_read_lock) must not do.
+ */
+#define IOU_OP_ISSUE_SLEEPABLE(fn)					\
+	SEC("struct_ops.s/issue_fn")					\
+	int BPF_PROG(fn, struct uring_bpf_data *data)
 #define IOU_OP_FAIL(fn)							\
 	SEC("struct_ops/fail_fn")					\
 	void BPF_PROG(fn, struct uring_bpf_data *data)
@@ -164,7 +172,10 @@ static __always_inline void iou_op_set_result(struct uring_bpf_data *data,
 	uring_bpf_set_result(data, res);
 }
 
-/* copy len bytes from buffer src_id (1|2) at src_off to dst_id at dst_off */
+/*
+ * copy len bytes from buffer src_id (1|2) at src_off to dst_id at dst_off;
+ * call it from an IOU_OP_ISSUE_SLEEPABLE() program
+ */
 static __always_inline int iou_op_memcpy(struct uring_bpf_data *data,
 					 __u8 dst_id, unsigned int dst_off,
 					 __u8 src_id, unsigned int src_off,

@@ -7,6 +7,8 @@
  * is sqe->addr/len (PLAIN) or a registered buffer (FIXED: buf_index, addr =
  * offset); buffer 2 is sqe->addr3/optlen (PLAIN). The program never touches
  * user memory itself: the kfunc copies, page by page, and validates ranges.
+ * Since the copy may fault pages in, issue_fn is sleepable
+ * (SEC("struct_ops.s/issue_fn"), IOU_OP_ISSUE_SLEEPABLE).
  *
  * Direction: buffer 1 -> buffer 2, unless program flag bit 0
  * (MEMCPY_F_REVERSE in sqe->bpf_op_flags bits 17-0) is set, or the rodata
@@ -41,7 +43,8 @@ IOU_OP_PREP(memcpy_prep)
 	return 0;
 }
 
-IOU_OP_ISSUE(memcpy_issue)
+/* sleepable: the kfunc pins user pages and may fault them in */
+IOU_OP_ISSUE_SLEEPABLE(memcpy_issue)
 {
 	bool rev = !!(iou_op_flags(data) & MEMCPY_F_REVERSE) ^ !!reverse;
 	__u32 len = data->buf1_len < data->buf2_len ?
