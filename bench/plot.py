@@ -41,6 +41,8 @@ class Plot:
 
     def sub(self):
         timing = self.env.get('timing', '').split(':')[0]
+        if timing == 'icount' and 'shift=0' in self.env.get('qemu', ''):
+            timing += ', 1 ns = 1 guest instruction'
         return '%s, kernel %s, %s runs, timing: %s' % (
             self.scn['scenario'], self.env.get('kernel', '?'),
             self.scn.get('runs', '?'), timing)
@@ -93,7 +95,7 @@ def plot_op(env, scn, outdir):
     if nop:
         extra = ['set arrow from graph 0, first %g to graph 1, first %g nohead dt 2 lc rgb "red"'
                  % (1.25 * nop[0]['median'], 1.25 * nop[0]['median']),
-                 'set label "target: 1.25 x IORING_OP_NOP" at graph 0.02, first %g offset 0,0.7 tc rgb "red"'
+                 'set label "target: 1.25 x IORING_OP_NOP" at graph 0.02, first %g offset 0,0.7 tc rgb "red" noenhanced'
                  % (1.25 * nop[0]['median'])]
     bars(p, rows, 'ns per request (median, min..max)',
          '%s\nper-request cost, 32 per io_uring_enter; bpf-nop / nop = %.2f' % (p.sub(), r),
