@@ -371,6 +371,11 @@ static void get_env(struct bench_env *e)
 		 "wall clock, not in a VM");
 	v = getenv("IOURING_BPF_BENCH_QEMU");
 	snprintf(e->qemu, sizeof(e->qemu), "%s", v && *v ? v : "");
+	/* what kernel/vm-run says it used, should it ever pass that on */
+	v = getenv("IOURING_BPF_VM_QEMU");
+	if (v && *v)
+		snprintf(e->qemu + strlen(e->qemu), sizeof(e->qemu) - strlen(e->qemu),
+			 "%svm-run: %s", e->qemu[0] ? "; " : "", v);
 	v = getenv("IOURING_BPF_BENCH_INVOKED");
 	snprintf(e->invoked, sizeof(e->invoked), "%s", v && *v ? v : "");
 	strftime(e->started, sizeof(e->started), "%Y-%m-%dT%H:%M:%SZ",
