@@ -473,7 +473,7 @@ int cmd_bench(int argc, char **argv)
 {
 	struct bench_args a = { .runs = 5 };
 	struct bench_env env;
-	FILE *jf = NULL;
+	FILE *jf = NULL, *tf;
 	int first, last, idx, ret = 0, failed = 0, nj = 0;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
@@ -532,8 +532,10 @@ int cmd_bench(int argc, char **argv)
 	}
 
 	get_env(&env);
-	print_env(&env, stdout, a.runs);
-	fflush(stdout);
+	/* --json -: the JSON alone on stdout, the tables on stderr */
+	tf = jf == stdout ? stderr : stdout;
+	print_env(&env, tf, a.runs);
+	fflush(tf);
 	if (jf)
 		json_env(&env, jf, argc, argv, a.runs);
 
@@ -555,8 +557,8 @@ int cmd_bench(int argc, char **argv)
 		bench_eval_targets(&s);
 		bench_param(&s, "elapsed", "%.1f s", (bench_now_ns() - t0) / 1e9);
 		if (!ret || s.nmetrics) {
-			bench_print_table(&s, stdout);
-			fflush(stdout);
+			bench_print_table(&s, tf);
+			fflush(tf);
 			if (jf) {
 				fputs(nj++ ? ",\n  " : "  ", jf);
 				bench_print_json(&s, jf);
