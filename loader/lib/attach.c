@@ -145,10 +145,18 @@ struct iouring_bpf *iouring_bpf_open(const char *prog,
 		return NULL;
 	}
 	if (!h->obj) {
+		char msg[128];
+
 		ret = -errno;
-		iou_fail(err, IOURING_BPF_USAGE, ret,
-			 "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g?)",
-			 prog, strerror(-ret));
+		libbpf_strerror(ret, msg, sizeof(msg));
+		iou_fail(err, h->prog ? IOURING_BPF_FAIL : IOURING_BPF_USAGE,
+			 ret, h->prog ?
+			 "%s: cannot open the embedded BPF object: %s; libbpf said:" :
+			 "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g?); libbpf said:",
+			 prog, msg);
+		if (err)
+			snprintf(err->detail, sizeof(err->detail), "%s",
+				 iou_log());
 		free(h);
 		return NULL;
 	}
