@@ -229,6 +229,49 @@ struct uring_bpf_ops twin_op = {
 	.issue_fn = (void *)nop_issue,
 };
 
+/*
+ * Bad issue_fn return values without any custom flag bits (so that they do
+ * not depend on the flags being passed through): ids 30, 31, 32.
+ */
+SEC("struct_ops/issue_fn")
+int BPF_PROG(ret_positive_issue, struct uring_bpf_data *data)
+{
+	return 7;
+}
+
+SEC("struct_ops/issue_fn")
+int BPF_PROG(ret_eiocbqueued_issue, struct uring_bpf_data *data)
+{
+	return -EIOCBQUEUED;
+}
+
+SEC("struct_ops/issue_fn")
+int BPF_PROG(ret_huge_neg_issue, struct uring_bpf_data *data)
+{
+	return -5000;
+}
+
+SEC(".struct_ops.link")
+struct uring_bpf_ops ret_positive_op = {
+	.id = 30,
+	.prep_fn = (void *)nop_prep,
+	.issue_fn = (void *)ret_positive_issue,
+};
+
+SEC(".struct_ops.link")
+struct uring_bpf_ops ret_eiocbqueued_op = {
+	.id = 31,
+	.prep_fn = (void *)nop_prep,
+	.issue_fn = (void *)ret_eiocbqueued_issue,
+};
+
+SEC(".struct_ops.link")
+struct uring_bpf_ops ret_huge_neg_op = {
+	.id = 32,
+	.prep_fn = (void *)nop_prep,
+	.issue_fn = (void *)ret_huge_neg_issue,
+};
+
 SEC(".struct_ops.link")
 struct uring_bpf_ops noprep_op = {
 	.id = 16,

@@ -331,7 +331,30 @@ static void t_issue_bad_return(void)
 		snprintf(msg, sizeof(msg), "%s, IOSQE_ASYNC", c[i].what);
 		CHECK_BPF_RES(&r, ctl(c[i].action, c[i].arg), IOSQE_ASYNC, -EINVAL, msg);
 	}
-	uring_exit(&r);
+	/* the same from ops that use no custom flag bits (ids 30-32) */
+	{
+		struct { struct bpf_map *map; unsigned int id; const char *what; } o[] = {
+			{ skel->maps.ret_positive_op, 30, "op 30: issue_fn returns 7" },
+			{ skel->maps.ret_eiocbqueued_op, 31, "op 31: issue_fn returns -EIOCBQUEUED" },
+			{ skel->maps.ret_huge_neg_op, 32, "op 32: issue_fn returns -5000" },
+		};
+		struct bpf_link *l2[3] = { NULL, NULL, NULL };
+
+		for (i = 0; i < 3; i++) {
+			if (!CHECK_EQ(t_attach(o[i].map, &l2[i]), 0, o[i].what))
+				continue;
+			CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(o[i].id, 0, 0, 0), 0, -EINVAL, o[i].what);
+			CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(o[i].id, 0, 0, 0), IOSQE_ASYNC,
+				      -EINVAL, o[i].what);
+		}
+		uring_exit(&r);
+		for (i = 0; i < 3; i++) {
+			t_detach(&l2[i]);
+			/* nothing in flight: the ids are free again */
+			if (CHECK_EQ(t_attach(o[i].map, &l2[i]), 0, "re-register after the ring exited"))
+				t_detach(&l2[i]);
+		}
+	}
 	t_detach(&link);
 	/* nothing in flight: the id is free again */
 	ret = t_attach(skel->maps.ctl_op, &link);
