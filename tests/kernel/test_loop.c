@@ -276,6 +276,35 @@ static void t_attach_twice_ebusy(void)
 	}
 	t_detach(&l2);
 	loop__destroy(s2);
+
+	/* the same ops can't serve two rings: with the first link still
+	 * attached to ring A, make the map's ring_fd number name ring B
+	 * (A stays open through a dup) and add a second link */
+	{
+		struct uring rb;
+		int keep_a;
+
+		if (!CHECK_EQ(t_attach(l.s->maps.ops, &l.link), 0, "attach again to ring A"))
+			goto out;
+		keep_a = dup(l.r.fd);
+		if (CHECK_TRUE(keep_a >= 0, "dup ring A") && loop_ring(&rb, 0)) {
+			int a_num = l.r.fd;
+
+			if (CHECK_EQ(dup2(rb.fd, a_num), a_num, "ring_fd number -> ring B")) {
+				ret = t_attach(l.s->maps.ops, &l2);
+				CHECK_EQ(ret, -EBUSY, "second link of the attached ops, "
+					 "ring_fd now naming another ring");
+				t_detach(&l2);
+			}
+			dup2(keep_a, a_num);	/* the number names ring A again */
+			uring_exit(&rb);
+		}
+		if (keep_a >= 0)
+			close(keep_a);
+		/* ring A still runs the first link's program */
+		ret = enter_getevents(l.r.fd, 0, 0);
+		CHECK_EQ(ret, 0, "enter on ring A");
+	}
 out:
 	lp_close(&l);
 }
