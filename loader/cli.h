@@ -28,6 +28,9 @@ int cmd_run(int argc, char **argv);
 
 /* out.c */
 void json_str(FILE *f, const char *s);
+/* argp for a subcommand whose only option is --json: returns it */
+int cli_parse_json_only(int argc, char **argv, const char *cmd,
+			const char *doc);
 /* print err (msg + detail) to stderr as "iouring-bpf CMD: ..." and
  * return its status as the exit code */
 int report_error(const char *cmd, const struct iouring_bpf_error *err);

@@ -7,38 +7,6 @@
 #include <string.h>
 #include "cli.h"
 
-struct list_args {
-	int json;
-};
-
-static const struct argp_option options[] = {
-	{ "json", 'j', NULL, 0, "Print JSON", 0 },
-	{ 0 },
-};
-
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct list_args *a = state->input;
-
-	(void)arg;
-	switch (key) {
-	case 'j':
-		a->json = 1;
-		break;
-	case ARGP_KEY_ARG:
-		argp_error(state, "list takes no arguments");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp argp = {
-	options, parse_opt, NULL,
-	"List the built-in programs, their parameters (--set KEY=VALUE) and "
-	"defaults.", NULL, NULL, NULL,
-};
 
 static void print_text(const struct iou_prog *p, struct iouring_bpf *h)
 {
@@ -95,12 +63,14 @@ static void print_json(const struct iou_prog *p, struct iouring_bpf *h,
 
 int cmd_list(int argc, char **argv)
 {
-	struct list_args a = { 0 };
+	int json;
 	struct iouring_bpf_error err;
 	size_t i;
 
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
-	if (a.json)
+	json = cli_parse_json_only(argc, argv, "list",
+	"List the built-in programs, their parameters (--set KEY=VALUE) and "
+	"defaults.");
+	if (json)
 		printf("{\"programs\": [");
 	for (i = 0; i < iou_catalog_len; i++) {
 		const struct iou_prog *p = &iou_catalog[i];
@@ -108,13 +78,13 @@ int cmd_list(int argc, char **argv)
 
 		if (!h)
 			fprintf(stderr, "iouring-bpf list: %s\n", err.msg);
-		if (a.json)
+		if (json)
 			print_json(p, h, i == 0);
 		else
 			print_text(p, h);
 		iouring_bpf_close(h);
 	}
-	if (a.json)
+	if (json)
 		printf("\n]}\n");
 	return EXIT_OK;
 }

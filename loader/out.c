@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* out.c - error and JSON printing shared by the subcommands */
+#include <argp.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,4 +55,46 @@ int parse_ll(const char *cmd, const char *what, const char *s,
 	}
 	*out = v;
 	return 0;
+}
+
+/* the parser of subcommands whose only option is --json */
+struct json_only_args {
+	const char *cmd;
+	int json;
+};
+
+static const struct argp_option json_only_options[] = {
+	{ "json", 'j', NULL, 0, "Print JSON", 0 },
+	{ 0 },
+};
+
+static error_t json_only_parse(int key, char *arg, struct argp_state *state)
+{
+	struct json_only_args *a = state->input;
+
+	(void)arg;
+	switch (key) {
+	case 'j':
+		a->json = 1;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "%s takes no arguments", a->cmd);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+int cli_parse_json_only(int argc, char **argv, const char *cmd,
+			const char *doc)
+{
+	struct json_only_args a = { .cmd = cmd };
+	const struct argp argp = {
+		json_only_options, json_only_parse, NULL, doc,
+		NULL, NULL, NULL,
+	};
+
+	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	return a.json;
 }

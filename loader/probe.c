@@ -211,49 +211,18 @@ static int group_ok(const struct probe *p, enum group g)
 	return 1;
 }
 
-struct probe_args {
-	int json;
-};
-
-static const struct argp_option options[] = {
-	{ "json", 'j', NULL, 0, "Print JSON", 0 },
-	{ 0 },
-};
-
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct probe_args *a = state->input;
-
-	(void)arg;
-	switch (key) {
-	case 'j':
-		a->json = 1;
-		break;
-	case ARGP_KEY_ARG:
-		argp_error(state, "probe takes no arguments");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp argp = {
-	options, parse_opt, NULL,
-	"Check that the running kernel has IORING_OP_BPF (struct uring_bpf_ops) "
-	"and the loop hook (struct io_uring_ops), and that we may load BPF. "
-	"Exit 0: all there; 3: the kernel lacks a feature; 4: not privileged.",
-	NULL, NULL, NULL,
-};
 
 int cmd_probe(int argc, char **argv)
 {
-	struct probe_args a = { 0 };
+	int json;
 	struct probe p = { 0 };
 	struct utsname u;
 	int op, loop, priv, status, i;
 
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	json = cli_parse_json_only(argc, argv, "probe",
+	"Check that the running kernel has IORING_OP_BPF (struct uring_bpf_ops) "
+	"and the loop hook (struct io_uring_ops), and that we may load BPF. "
+	"Exit 0: all there; 3: the kernel lacks a feature; 4: not privileged.");
 	uname(&u);
 	run_probe(&p);
 	op = group_ok(&p, G_OP);
@@ -261,7 +230,7 @@ int cmd_probe(int argc, char **argv)
 	priv = group_ok(&p, G_PRIV);
 	status = !op || !loop ? EXIT_NOFEATURE : !priv ? EXIT_PERM : EXIT_OK;
 
-	if (a.json) {
+	if (json) {
 		printf("{\"kernel\": ");
 		json_str(stdout, u.release);
 		printf(", \"op_bpf\": %s, \"loop_hook\": %s, \"privileged\": %s, \"status\": %d, \"items\": [",

@@ -10,41 +10,6 @@
 #include "cli.h"
 #include "pins.h"
 
-struct show_args {
-	int json;
-};
-
-static const struct argp_option options[] = {
-	{ "json", 'j', NULL, 0, "Print JSON", 0 },
-	{ 0 },
-};
-
-static error_t parse_opt(int key, char *arg, struct argp_state *state)
-{
-	struct show_args *a = state->input;
-
-	(void)arg;
-	switch (key) {
-	case 'j':
-		a->json = 1;
-		break;
-	case ARGP_KEY_ARG:
-		argp_error(state, "show takes no arguments");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-static const struct argp argp = {
-	options, parse_opt, NULL,
-	"Show the io_uring BPF programs attached now: every struct_ops link of "
-	"type uring_bpf_ops or io_uring_ops (or mainline io_uring_bpf_ops), "
-	"the name it is pinned under in " PIN_DIR " if `load` made it, and "
-	"the program's counters and exit info (its .data/.bss globals).",
-	NULL, NULL, NULL,
-};
 
 static int ours(const char *type)
 {
@@ -55,10 +20,14 @@ static int ours(const char *type)
 int cmd_show(int argc, char **argv)
 {
 	struct link_desc *all = NULL, *pins = NULL;
-	struct show_args a = { 0 };
+	int json;
 	int nall = 0, npins = 0, i, j, shown = 0, ret;
 
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	json = cli_parse_json_only(argc, argv, "show",
+	"Show the io_uring BPF programs attached now: every struct_ops link of "
+	"type uring_bpf_ops or io_uring_ops (or mainline io_uring_bpf_ops), "
+	"the name it is pinned under in " PIN_DIR " if `load` made it, and "
+	"the program's counters and exit info (its .data/.bss globals).");
 	ret = links_all(&all, &nall);
 	if (ret == -EPERM) {
 		fprintf(stderr, "iouring-bpf show: not permitted to list BPF links: needs CAP_SYS_ADMIN; run as root\n");
@@ -76,7 +45,7 @@ int cmd_show(int argc, char **argv)
 		}
 	}
 
-	if (a.json)
+	if (json)
 		printf("{\"links\": [");
 	else
 		printf("%-24s %6s %6s %-16s %-14s %s\n", "NAME", "LINK", "MAP",
@@ -88,7 +57,7 @@ int cmd_show(int argc, char **argv)
 			continue;
 		if (i < nall && !ours(d->type))
 			continue;
-		if (a.json) {
+		if (json) {
 			printf("%s\n  {\"name\": ", shown ? "," : "");
 			json_str(stdout, d->pin[0] ? d->pin : NULL);
 			printf(", \"pinned\": %s, \"link_id\": %u, \"map_id\": %u, \"map_name\": ",
@@ -115,7 +84,7 @@ int cmd_show(int argc, char **argv)
 		}
 		shown++;
 	}
-	if (a.json)
+	if (json)
 		printf("\n]}\n");
 	else if (!shown)
 		printf("(nothing attached)\n");
