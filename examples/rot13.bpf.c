@@ -46,7 +46,11 @@ int BPF_PROG(rot13_prep, struct uring_bpf_data *data,
 	return 0;
 }
 
-SEC("struct_ops/issue_fn")
+/*
+ * io_uring_bpf_req_memcpy() may sleep (it pins and faults in user pages),
+ * so the verifier only lets a sleepable program call it: "struct_ops.s".
+ */
+SEC("struct_ops.s/issue_fn")
 int BPF_PROG(rot13_issue, struct uring_bpf_data *data)
 {
 	struct bpf_req_mem_desc src = { .buf_id = 1, .offset = 0 };

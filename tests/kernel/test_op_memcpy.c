@@ -15,6 +15,7 @@
 #include "op_memcpy.h"
 #include "op_memcpy.skel.h"
 #include "op_memcpy_ns.skel.h"
+#include "op_sleepable_cleanup.skel.h"
 
 #define ID_MEMCPY	40
 #define PAGE		4096u
@@ -732,81 +733,53 @@ static void t_fixed_buffers_unregistered_while_queued(void)
 		fixed_swap_case(true);
 }
 
+/* loading @obj must fail, and libbpf's log (the verifier's) must say @why */
+static void expect_refused(struct bpf_object *obj, const char *what,
+			  const char *why)
+{
+	char msg[256];
+
+	t_libbpf_log_reset();
+	snprintf(msg, sizeof(msg), "%s must not load", what);
+	CHECK_TRUE(bpf_object__load(obj) < 0, msg);
+	snprintf(msg, sizeof(msg), "the verifier's log says \"%s\"", why);
+	CHECK_TRUE(strstr(t_libbpf_log(), why) != NULL, msg);
+}
+
 /*
  * io_uring_bpf_req_memcpy() from a NON-sleepable issue_fn: the copy pins
- * user pages (may take mmap_lock) and may fault. The kernel must refuse
- * the program (the kfunc is KF_SLEEPABLE) or copy without sleeping; a
- * copy that sleeps under the program's rcu_read_lock shows up as a kernel
- * report ("Invalid wait context", "sleeping function called from invalid
- * context") that fails the VM run. Buffers are not pre-faulted.
+ * user pages (may take mmap_lock) and may fault, which must not happen
+ * under the RCU read lock a non-sleepable struct_ops program runs in. The
+ * kfunc is KF_SLEEPABLE (patch 0026), so the verifier refuses the program
+ * and says why. Without the fix the program loads and the copy sleeps in
+ * atomic context: "Invalid wait context" on a lockdep kernel.
  */
 static void t_memcpy_in_non_sleepable_prog(void)
 {
-	const uint32_t len = 5 * PAGE + 17;
-	struct bpf_link *l = NULL;
-	struct op_memcpy_ns *ns;
-	unsigned char *a = NULL, *b = NULL, *want = NULL;
-	struct io_uring_sqe *sqe;
-	struct io_uring_cqe cqe;
-	struct uring r;
-	int err, ret;
+	struct op_memcpy_ns *ns = op_memcpy_ns__open();
 
-	ns = op_memcpy_ns__open();
 	if (!CHECK_PTR(ns, "op_memcpy_ns__open"))
 		return;
-	err = op_memcpy_ns__load(ns);
-	if (err) {
-		T_INFO("a non-sleepable program calling io_uring_bpf_req_memcpy() "
-		       "is refused (%d): fine", err);
-		op_memcpy_ns__destroy(ns);
-		return;
-	}
-	T_INFO("a non-sleepable program calling io_uring_bpf_req_memcpy() loads: "
-	       "the copy below must not sleep (watch for kernel reports)");
-	if (!CHECK_EQ(uring_init(&r, 4, T_IORING_SETUP_BPF, 0), 0, "BPF ring"))
-		goto out_skel;
-	if (!CHECK_EQ(t_attach(ns->maps.memcpy_op, &l), 0, "attach op 41"))
-		goto out;
-	a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	want = malloc(len);
-	if (!CHECK_TRUE(a != MAP_FAILED && b != MAP_FAILED && want, "buffers"))
-		goto out;
-	/* fault in only every other page of the source, none of the target */
-	for (uint32_t i = 0; i < len; i += 2 * PAGE)
-		a[i] = 0x5a;
-	memcpy(want, a, len);
-	ns->bss->params[0].dst_id = 2;
-	ns->bss->params[0].src_id = 1;
-	ns->bss->params[0].len = len;
-	for (int async = 0; async < 2; async++) {
-		sqe = uring_get_sqe(&r);
-		sqe_bpf(sqe, T_BPF_OP_FLAGS(41, T_BPF_BUF_PLAIN, T_BPF_BUF_PLAIN, 0), 1);
-		sqe_bpf_buf1(sqe, (uint64_t)(uintptr_t)a, len, 0);
-		sqe_bpf_buf2(sqe, (uint64_t)(uintptr_t)b, len);
-		sqe->flags = async ? IOSQE_ASYNC : 0;
-		ret = uring_submit(&r);
-		if (!CHECK_EQ(ret, 1, "submit"))
-			break;
-		ret = uring_wait_cqe(&r, &cqe, T_CQE_TIMEOUT_MS);
-		if (CHECK_EQ(ret, 0, "wait") &&
-		    CHECK_EQ(cqe.res, (int)len, async ? "copy res (IOSQE_ASYNC)" : "copy res"))
-			CHECK_MEM(b, want, len, "copied bytes");
-		munmap(b, len);
-		b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (b == MAP_FAILED)
-			break;
-	}
-out:
-	t_detach(&l);
-	uring_exit(&r);
-	if (a && a != MAP_FAILED)
-		munmap(a, len);
-	if (b && b != MAP_FAILED)
-		munmap(b, len);
-	free(want);
-out_skel:
+	expect_refused(ns->obj, "a non-sleepable issue_fn calling "
+		       "io_uring_bpf_req_memcpy()", "must be sleepable");
 	op_memcpy_ns__destroy(ns);
+}
+
+/*
+ * Only prep_fn and issue_fn may be sleepable: fail_fn and cleanup_fn are
+ * called from completion and freeing paths that may not sleep (patch
+ * 0026). The object's sleepable prep_fn loads first, so the refusal must
+ * name cleanup_fn.
+ */
+static void t_sleepable_only_prep_and_issue(void)
+{
+	struct op_sleepable_cleanup *sc = op_sleepable_cleanup__open();
+
+	if (!CHECK_PTR(sc, "op_sleepable_cleanup__open"))
+		return;
+	expect_refused(sc->obj, "a sleepable cleanup_fn",
+		       "unsupported member cleanup_fn");
+	op_sleepable_cleanup__destroy(sc);
 }
 
 /* every request above released the op: the id can be registered again */
@@ -843,6 +816,7 @@ int main(int argc, char **argv)
 	RUN(t_fixed_buffers_unregistered_while_queued);
 	RUN(t_no_leaked_op_refs);
 	RUN(t_memcpy_in_non_sleepable_prog);
+	RUN(t_sleepable_only_prep_and_issue);
 
 	if (ring.fd >= 0)
 		uring_exit(&ring);
