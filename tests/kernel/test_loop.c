@@ -632,35 +632,6 @@ out:
 	lp_close(&l);
 }
 
-/*
- * The wait starts with ls->cq_tail = cq head + min_complete and
- * ls->timeout = the EXT_ARG timeout: waiting for a CQE that never comes
- * ends with -ETIME after the timeout.
- */
-static void t_ext_arg_timeout(void)
-{
-	struct __kernel_timespec ts;
-	struct t_getevents_arg arg;
-	double t0, dt;
-	struct lp l;
-	int ret;
-
-	if (!lp_open(&l, M_STOP, 0))
-		return;
-	memset(&arg, 0, sizeof(arg));
-	t_ms_to_ts(&ts, 100);
-	arg.ts = (uint64_t)(uintptr_t)&ts;
-	t0 = t_now_ms();
-	ret = t_io_uring_enter(l.r.fd, 0, 1, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
-			       &arg, sizeof(arg));
-	dt = t_now_ms() - t0;
-	CHECK_EQ(ret, -ETIME, "io_uring_enter(fd, 0, 1, GETEVENTS|EXT_ARG 100 ms), nothing in flight");
-	CHECK_GE(dt, 100, "ms until io_uring_enter returned");
-	CHECK_LT(dt, 5000, "ms until io_uring_enter returned");
-	T_DEBUG("-ETIME after %.1f ms, %u invocations", dt, l.s->bss->invocations);
-	lp_close(&l);
-}
-
 static void t_ret7_einval(void)
 {
 	struct lp l;
@@ -747,7 +718,6 @@ int main(int argc, char **argv)
 	RUN(t_regions);
 	RUN(t_timeout_etime);
 	RUN(t_min_wait_einval);
-	RUN(t_ext_arg_timeout);
 	RUN(t_ret7_einval);
 	RUN(t_verifier_rejects_bad_writes);
 	RUN(t_per_ring);
