@@ -60,10 +60,13 @@ expect_exit() {
 }
 
 # build a helper from tests/cli/NAME.c (with loader/ring.c) into $TMP
-build_helper() {
-	cc -std=gnu11 -O2 -Wall -I"$ROOT/loader" -o "$TMP/$1" \
-		"$ROOT/tests/cli/$1.c" "$ROOT/loader/ring.c" ||
-		skip "cannot build tests/cli/$1.c"
+# helper programs tests/Makefile builds from tests/cli/*.c (compiling them
+# in the emulated VM would take minutes)
+HELPERS=$ROOT/build/tests/cli
+need_helper() {
+	[ -x "$HELPERS/$1" ] && return
+	echo "FAIL: no $HELPERS/$1: build it with make test-prep (or make -C tests)"
+	exit 1
 }
 
 # remove whatever the test pinned, whatever happened

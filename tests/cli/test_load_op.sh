@@ -6,12 +6,12 @@
 # .bpf.o loads the same way.
 source "$(dirname "$0")/lib.sh"
 feature_or_skip
-build_helper opclient
+need_helper opclient
 trap cleanup_pins EXIT
 cleanup_pins
 
 client() {	# OPID COUNT -> the distinct results, "res=0" etc., one line
-	"$TMP/opclient" "$1" "$2" | sort -u | tr '\n' ' ' | sed 's/ $//'
+	"$HELPERS/opclient" "$1" "$2" | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 expect_client() {	# OPID COUNT WANT WHY
 	local got

@@ -6,7 +6,7 @@
 # a ring without DEFER_TASKRUN, an fd that is not a ring, no such process.
 source "$(dirname "$0")/lib.sh"
 feature_or_skip
-build_helper ringapp
+need_helper ringapp
 APP=$TMP/app PLAIN=$TMP/plain ARR=$TMP/array
 mkdir -p "$APP" "$PLAIN" "$ARR"
 pids=()
@@ -21,7 +21,7 @@ cleanup_pins
 
 start_app() {	# MODE DIR; then DIR/ring holds "PID FD" (not in a $(...):
 		# the subshell would wait for the app's stdout to close)
-	"$TMP/ringapp" "$1" "$2" >"$2/log" 2>&1 &
+	"$HELPERS/ringapp" "$1" "$2" >"$2/log" 2>&1 &
 	pids+=($!)
 	for _ in $(seq 500); do [ -f "$2/ring" ] && break; sleep 0.01; done
 }
