@@ -3,6 +3,7 @@
 #ifndef __IOURING_BPF_CLI_H
 #define __IOURING_BPF_CLI_H
 
+#include <argp.h>
 #include <stdio.h>
 #include "lib/iouring-bpf.h"
 #include "catalog.h"
@@ -37,5 +38,24 @@ int report_error(const char *cmd, const struct iouring_bpf_error *err);
 /* an integer from a command-line argument; -1 and a message if bad */
 int parse_ll(const char *cmd, const char *what, const char *s,
 	     long long min, long long max, long long *out);
+
+/* progargs.c: --set KEY=VALUE... and --id N, as load and run take them */
+#define PROG_MAX_SETS	32
+struct prog_args {
+	const char	*sets[PROG_MAX_SETS + 1];
+	int		nsets;
+	long long	id;
+	int		have_id;
+};
+/* a command's parse_opt hands its other keys here ('i', 's'): 0 if taken,
+ * ARGP_ERR_UNKNOWN if not; exits on a bad value, as argp does */
+error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
+		      char *arg, struct argp_state *state);
+/* before load: every --set, then --id; -1 with err filled */
+int prog_args_apply(const struct prog_args *pa, struct iouring_bpf *h,
+		    struct iouring_bpf_error *err);
+/* 1 with err filled (iouring_bpf_load's "kernel lacks ..." message) if the
+ * running kernel has no struct_ops type for h's kind, else 0 */
+int prog_kernel_lacks(struct iouring_bpf *h, struct iouring_bpf_error *err);
 
 #endif /* __IOURING_BPF_CLI_H */

@@ -24,16 +24,11 @@
 #define SYS_pidfd_getfd	438
 #endif
 
-#define MAX_SETS	32
-
 struct load_args {
 	const char	*prog;
-	long long	id;
-	int		have_id;
+	struct prog_args pa;		/* --set, --id */
 	int		ring_pid, ring_fd;
 	const char	*name;
-	const char	*sets[MAX_SETS + 1];
-	int		nsets;
 };
 
 static const struct argp_option options[] = {
@@ -51,11 +46,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	char *colon;
 
 	switch (key) {
-	case 'i':
-		if (parse_ll("load", "--id", arg, 0, 255, &a->id))
-			exit(EXIT_USAGE);
-		a->have_id = 1;
-		break;
 	case 'r':
 		colon = strchr(arg, ':');
 		if (!colon)
@@ -67,11 +57,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_ll("load", "--ring FD", colon + 1, 0, 1 << 30, &v))
 			exit(EXIT_USAGE);
 		a->ring_fd = v;
-		break;
-	case 's':
-		if (a->nsets == MAX_SETS)
-			argp_error(state, "at most %d --set", MAX_SETS);
-		a->sets[a->nsets++] = arg;
 		break;
 	case 'n':
 		if (!*arg || strchr(arg, '/') || strchr(arg, '.'))
@@ -88,7 +73,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "which program? a name from `iouring-bpf list` or a .bpf.o file");
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return prog_args_opt(&a->pa, "load", key, arg, state);
 	}
 	return 0;
 }
@@ -163,7 +148,7 @@ int cmd_load(int argc, char **argv)
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	char pin[256], path[512];
-	int i, ring = -1, ret = EXIT_OK;
+	int ring = -1, ret = EXIT_OK;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	h = iouring_bpf_open(a.prog, &err);
@@ -182,24 +167,19 @@ int cmd_load(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP && a.have_id) {
+	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP && a.pa.have_id) {
 		fprintf(stderr, "iouring-bpf load: %s is a loop program: --id is for IORING_OP_BPF ops\n",
 			iouring_bpf_name(h));
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	for (i = 0; i < a.nsets; i++)
-		if (iouring_bpf_set(h, a.sets[i], &err))
-			goto fail;
-	if (a.have_id && iouring_bpf_set_op_id(h, a.id, &err))
+	if (prog_args_apply(&a.pa, h, &err))
 		goto fail;
 
 	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP) {
 		/* say "kernel lacks it" before poking at other processes */
-		if (iouring_bpf_kernel_has_type("io_uring_ops") <= 0) {
-			iouring_bpf_load(h, &err);
+		if (prog_kernel_lacks(h, &err))
 			goto fail;
-		}
 		ring = grab_fd(a.ring_pid, a.ring_fd, &err);
 		if (ring < 0)
 			goto fail;

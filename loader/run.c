@@ -13,14 +13,11 @@
 #include "run.h"
 #include "../progs/iou_exit_info.h"
 
-#define MAX_SETS	32
-
 struct run_args {
 	const char	*prog;
-	long long	count, depth, id;
-	int		have_id, json;
-	const char	*sets[MAX_SETS + 1];
-	int		nsets;
+	long long	count, depth;
+	int		json;
+	struct prog_args pa;		/* --set, --id */
 };
 
 static const struct argp_option options[] = {
@@ -45,16 +42,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_ll("run", "--depth", arg, 1, 4096, &a->depth))
 			exit(EXIT_USAGE);
 		break;
-	case 'i':
-		if (parse_ll("run", "--id", arg, 0, 255, &a->id))
-			exit(EXIT_USAGE);
-		a->have_id = 1;
-		break;
-	case 's':
-		if (a->nsets == MAX_SETS)
-			argp_error(state, "at most %d --set", MAX_SETS);
-		a->sets[a->nsets++] = arg;
-		break;
 	case 'j':
 		a->json = 1;
 		break;
@@ -68,7 +55,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "which program? see `iouring-bpf list`");
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return prog_args_opt(&a->pa, "run", key, arg, state);
 	}
 	return 0;
 }
@@ -254,7 +241,7 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (a.have_id && rc->prog->kind != IOU_KIND_OP) {
+	if (a.pa.have_id && rc->prog->kind != IOU_KIND_OP) {
 		fprintf(stderr, "iouring-bpf run: %s is a loop program: --id is for IORING_OP_BPF ops\n",
 			a.prog);
 		ret = EXIT_USAGE;
@@ -266,12 +253,12 @@ int cmd_run(int argc, char **argv)
 		ret = report_error("run", &err);
 		goto out;
 	}
-	for (i = 0; i < a.nsets; i++) {
-		if (iouring_bpf_set(rc->h, a.sets[i], &err)) {
-			ret = report_error("run", &err);
-			goto out;
-		}
+	if (prog_args_apply(&a.pa, rc->h, &err)) {
+		ret = report_error("run", &err);
+		goto out;
 	}
+	/* after --set: --count and --depth win over a --set of the same
+	 * parameter */
 	if ((rc->prog->count_param && a.count >= 0 &&
 	     rc_set(rc, rc->prog->count_param, a.count)) ||
 	    (rc->prog->depth_param && a.depth >= 0 &&
@@ -279,13 +266,8 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (a.have_id && iouring_bpf_set_op_id(rc->h, a.id, &err)) {
-		ret = report_error("run", &err);
-		goto out;
-	}
 	/* the plain "kernel lacks it" message before anything else */
-	if (iouring_bpf_kernel_has_type(iou_kind_type(rc->prog->kind)) <= 0) {
-		iouring_bpf_load(rc->h, &err);
+	if (prog_kernel_lacks(rc->h, &err)) {
 		ret = report_error("run", &err);
 		goto out;
 	}
