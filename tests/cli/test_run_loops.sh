@@ -1,15 +1,12 @@
 #!/bin/bash
-# `iouring-bpf run` of every loop program, with its checks.
+# `iouring-bpf run` of every loop program but copy (test_run_copy), with
+# its checks.
 source "$(dirname "$0")/lib.sh"
 feature_or_skip
 
 run_ok nop-chain --count 20000 --depth 1
 run_ok nop-chain --count 20000 --depth 16
 run_ok nop-chain --count 0
-run_ok copy
-run_ok copy --set block=4096
-run_ok copy --set block=1000
-run_ok copy --set stream_in=1
 run_ok batch-wait
 run_ok batch-wait --count 40 --set batch=8 --set max_wait_us=20000
 run_ok batch-wait --count 10 --set batch=1
