@@ -130,6 +130,24 @@ long long rc_var(struct run_ctx *rc, const char *name)
 	return v;
 }
 
+void rc_vars(struct run_ctx *rc, ...)
+{
+	const char *name;
+	va_list ap;
+
+	va_start(ap, rc);
+	while ((name = va_arg(ap, const char *)))
+		rc_num(rc, name, rc_var(rc, name));
+	va_end(ap);
+}
+
+int rc_check_var(struct run_ctx *rc, const char *name, long long want)
+{
+	long long v = rc_var(rc, name);
+
+	return rc_check(rc, v == want, "%s %lld, want %lld", name, v, want);
+}
+
 long long rc_count(struct run_ctx *rc, long long def)
 {
 	return rc->count >= 0 ? rc->count : def;

@@ -34,6 +34,10 @@ int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* a global of the program (counter or parameter); aborts the run if absent */
 long long rc_var(struct run_ctx *rc, const char *name);
+/* a result line for each global named, under its own name; NULL ends */
+void rc_vars(struct run_ctx *rc, ...) __attribute__((sentinel));
+/* the check "global NAME == want", failing as "NAME <value>, want <want>" */
+int rc_check_var(struct run_ctx *rc, const char *name, long long want);
 /* --count (or def) */
 long long rc_count(struct run_ctx *rc, long long def);
 /* set a parameter before load (setup only) */

@@ -65,19 +65,14 @@ int run_nop_chain(struct run_ctx *rc)
 	rc_num(rc, "nops", nr);
 	rc_num(rc, "depth", depth);
 	rc_num(rc, "io_uring_enter_calls", 1);
-	rc_num(rc, "completed", rc_var(rc, "completed"));
-	rc_num(rc, "issued", rc_var(rc, "issued"));
-	rc_num(rc, "errors", rc_var(rc, "errors"));
-	rc_num(rc, "steps", rc_var(rc, "steps"));
-	rc_num(rc, "max_inflight", rc_var(rc, "max_inflight"));
+	rc_vars(rc, "completed", "issued", "errors", "steps", "max_inflight",
+		NULL);
 	if (nr)
 		rc_out(rc, "ns_per_nop", "%lld", t / nr);
 	rc_check(rc, ret == 0, "io_uring_enter returned %d (%s), want 0", ret,
 		 ret < 0 ? strerror(-ret) : "");
-	rc_check(rc, rc_var(rc, "completed") == nr, "completed %lld, want %lld",
-		 rc_var(rc, "completed"), nr);
-	rc_check(rc, rc_var(rc, "issued") == nr, "issued %lld, want %lld",
-		 rc_var(rc, "issued"), nr);
+	rc_check_var(rc, "completed", nr);
+	rc_check_var(rc, "issued", nr);
 	rc_check(rc, rc_var(rc, "errors") == 0, "%lld NOPs failed",
 		 rc_var(rc, "errors"));
 	rc_check(rc, rc_var(rc, "max_inflight") <= depth,
@@ -227,14 +222,10 @@ int run_copy(struct run_ctx *rc)
 
 	rc_out(rc, "source", "%s, %zu bytes", s->child ? "pipe" : "file",
 	       s->size);
-	rc_num(rc, "block", rc_var(rc, "block"));
-	rc_num(rc, "bytes_read", rc_var(rc, "bytes_read"));
-	rc_num(rc, "bytes_written", rc_var(rc, "bytes_written"));
+	rc_vars(rc, "block", "bytes_read", "bytes_written", NULL);
 	rc_num(rc, "reads", rc_var(rc, "nr_reads"));
 	rc_num(rc, "writes", rc_var(rc, "nr_writes"));
-	rc_num(rc, "short_reads", rc_var(rc, "short_reads"));
-	rc_num(rc, "short_writes", rc_var(rc, "short_writes"));
-	rc_num(rc, "steps", rc_var(rc, "steps"));
+	rc_vars(rc, "short_reads", "short_writes", "steps", NULL);
 	if (t > 0)
 		rc_out(rc, "MiB_per_s", "%.1f", s->size / 1048576.0 / (t / 1e9));
 	rc_check(rc, ret == 0, "io_uring_enter returned %d (%s), want 0", ret,
@@ -244,11 +235,8 @@ int run_copy(struct run_ctx *rc)
 	rc_check(rc, n == (ssize_t)s->size, "destination has %zd bytes, want %zu",
 		 n, s->size);
 	rc_check(rc, bad_at < 0, "destination differs at byte %lld", bad_at);
-	rc_check(rc, rc_var(rc, "bytes_written") == (long long)s->size,
-		 "bytes_written %lld, want %zu", rc_var(rc, "bytes_written"),
-		 s->size);
-	rc_check(rc, rc_var(rc, "bytes_read") == (long long)s->size,
-		 "bytes_read %lld, want %zu", rc_var(rc, "bytes_read"), s->size);
+	rc_check_var(rc, "bytes_written", s->size);
+	rc_check_var(rc, "bytes_read", s->size);
 	rc_check(rc, rc_var(rc, "short_reads") >= 1,
 		 "no short read was seen (the last block of the file is one)");
 
@@ -372,11 +360,10 @@ int run_batch_wait(struct run_ctx *rc)
 	}
 	rc_num(rc, "requests", n);
 	rc_num(rc, "batch", batch);
-	rc_num(rc, "max_wait_us", rc_var(rc, "max_wait_us"));
+	rc_vars(rc, "max_wait_us", NULL);
 	rc_num(rc, "waits", waits);
 	rc_num(rc, "woken_by_deadline", partial);
-	rc_num(rc, "wakes_batch", rc_var(rc, "wakes_batch"));
-	rc_num(rc, "steps", rc_var(rc, "steps"));
+	rc_vars(rc, "wakes_batch", "steps", NULL);
 	rc_check(rc, got == n, "reaped %lld CQEs, want %lld", got, n);
 	rc_check(rc, !bad, "%lld wrong results", bad);
 out:
@@ -428,13 +415,8 @@ int run_hybrid_poll(struct run_ctx *rc)
 	if (tfd >= 0)
 		close(tfd);
 	rc_num(rc, "requests", n);
-	rc_num(rc, "spin_us", rc_var(rc, "spin_us"));
-	rc_num(rc, "want", rc_var(rc, "want"));
-	rc_num(rc, "waits", rc_var(rc, "waits"));
-	rc_num(rc, "done_polling", rc_var(rc, "done_polling"));
-	rc_num(rc, "done_sleeping", rc_var(rc, "done_sleeping"));
-	rc_num(rc, "polls", rc_var(rc, "polls"));
-	rc_num(rc, "sleeps", rc_var(rc, "sleeps"));
+	rc_vars(rc, "spin_us", "want", "waits", "done_polling", "done_sleeping",
+		"polls", "sleeps", NULL);
 	if (n)
 		rc_out(rc, "mean_wait_us", "%lld", lat_sum / n / 1000);
 	rc_check(rc, !bad, "%lld waits went wrong", bad);
@@ -467,14 +449,14 @@ int run_cq_stats(struct run_ctx *rc)
 	long long eisdir = 0, done = 0, bad = 0, lat = 0;
 	long long *errno_count, *hist;
 	char buf[32][8];
-	int zfd, wfd, dfd, ret;
+	int fd[4], ret;		/* request i: a NOP, or a read of fd[i % 4] */
 	size_t sz;
 
 	/* results that come at issue time: a failed prep stops submission */
-	zfd = open("/dev/zero", O_RDONLY);
-	wfd = open("/dev/null", O_WRONLY);	/* read: -EBADF */
-	dfd = open("/", O_RDONLY | O_DIRECTORY);	/* read: -EISDIR */
-	if (!rc_check(rc, zfd >= 0 && wfd >= 0 && dfd >= 0, "open: %s",
+	fd[1] = open("/dev/zero", O_RDONLY);
+	fd[2] = open("/dev/null", O_WRONLY);	/* read: -EBADF */
+	fd[3] = open("/", O_RDONLY | O_DIRECTORY);	/* read: -EISDIR */
+	if (!rc_check(rc, fd[1] >= 0 && fd[2] >= 0 && fd[3] >= 0, "open: %s",
 		      strerror(errno)))
 		return 0;
 	while (done < n) {
@@ -482,25 +464,14 @@ int run_cq_stats(struct run_ctx *rc)
 
 		for (unsigned int i = 0; i < k; i++) {
 			struct io_uring_sqe *sqe = ring_get_sqe(&rc->ring);
+			unsigned int kind = (done + i) % 4;
 			__u64 ud = now_ns();
 
-			switch ((done + i) % 4) {
-			case 0:
+			if (kind == 0)
 				ring_prep_nop(sqe, ud);
-				break;
-			case 1:
-				ring_prep_rw(sqe, IORING_OP_READ, zfd, buf[i],
-					     sizeof(buf[i]), 0, ud);
-				break;
-			case 2:
-				ring_prep_rw(sqe, IORING_OP_READ, wfd, buf[i],
-					     sizeof(buf[i]), 0, ud);
-				break;
-			case 3:
-				ring_prep_rw(sqe, IORING_OP_READ, dfd, buf[i],
-					     sizeof(buf[i]), 0, ud);
-				break;
-			}
+			else
+				ring_prep_rw(sqe, IORING_OP_READ, fd[kind],
+					     buf[i], sizeof(buf[i]), 0, ud);
 		}
 		ret = ring_submit(&rc->ring);
 		if (!rc_check(rc, ret == (int)k, "submit: %d, want %u", ret, k))
@@ -527,9 +498,8 @@ int run_cq_stats(struct run_ctx *rc)
 			done++;
 		}
 	}
-	close(zfd);
-	close(wfd);
-	close(dfd);
+	for (int f = 1; f < 4; f++)
+		close(fd[f]);
 
 	errno_count = iouring_bpf_var(rc->h, "errno_count", &sz);
 	hist = iouring_bpf_var(rc->h, "lat_hist", NULL);
@@ -538,7 +508,7 @@ int run_cq_stats(struct run_ctx *rc)
 
 	rc_num(rc, "requests", n);
 	rc_num(rc, "reaped_by_app", done);
-	rc_num(rc, "nr_cqes", rc_var(rc, "nr_cqes"));
+	rc_vars(rc, "nr_cqes", NULL);
 	rc_out(rc, "by_result", "zero %lld, positive %lld, negative %lld (EBADF %lld, EISDIR %lld)",
 	       rc_var(rc, "nr_zero"), rc_var(rc, "nr_pos"), rc_var(rc, "nr_neg"),
 	       errno_count ? errno_count[EBADF] : -1,

@@ -51,8 +51,7 @@ int run_nop(struct run_ctx *rc)
 	}
 	rc_num(rc, "requests", n);
 	rc_num(rc, "bad_res", bad);
-	rc_num(rc, "nr_prep", rc_var(rc, "nr_prep"));
-	rc_num(rc, "nr_issue", rc_var(rc, "nr_issue"));
+	rc_vars(rc, "nr_prep", "nr_issue", NULL);
 	if (n) {
 		rc_out(rc, "ns_per_bpf_nop", "%lld", t_bpf / n);
 		rc_out(rc, "ns_per_iouring_nop", "%lld", t_nop / n);
@@ -162,13 +161,11 @@ int run_memcpy(struct run_ctx *rc)
 
 	rc_num(rc, "requests", n);
 	rc_num(rc, "bytes_checked", bytes);
-	rc_num(rc, "nr_copies", rc_var(rc, "nr_copies"));
-	rc_num(rc, "nr_bytes", rc_var(rc, "nr_bytes"));
+	rc_vars(rc, "nr_copies", "nr_bytes", NULL);
 	rc_check(rc, !bad, "%lld requests wrong", bad);
-	rc_check(rc, bad || rc_var(rc, "nr_copies") == n, "nr_copies %lld, want %lld",
-		 rc_var(rc, "nr_copies"), n);
-	rc_check(rc, rc_var(rc, "nr_bytes") == bytes, "nr_bytes %lld, want %lld",
-		 rc_var(rc, "nr_bytes"), bytes);
+	if (!bad)
+		rc_check_var(rc, "nr_copies", n);
+	rc_check_var(rc, "nr_bytes", bytes);
 out:
 	free(fixed);
 	free(b1);
@@ -268,8 +265,7 @@ int run_errinject(struct run_ctx *rc)
 
 	rc_num(rc, "requests", submitted);
 	rc_num(rc, "failed", failed);
-	rc_num(rc, "nr_injected", rc_var(rc, "nr_injected"));
-	rc_num(rc, "nr_passed", rc_var(rc, "nr_passed"));
+	rc_vars(rc, "nr_injected", "nr_passed", NULL);
 	rc_check(rc, !bad, "%lld requests had the wrong result", bad);
 	if (want_failed >= 0)
 		rc_check(rc, failed == want_failed, "%lld failed, want %lld",
@@ -282,8 +278,7 @@ int run_errinject(struct run_ctx *rc)
 		rc_check(rc, failed >= mean - 6 * sd - 1 && failed <= mean + 6 * sd + 1,
 			 "%lld of %lld failed with prob_pct=%lld", failed, n, prob);
 	}
-	rc_check(rc, rc_var(rc, "nr_injected") == failed,
-		 "nr_injected %lld, want %lld", rc_var(rc, "nr_injected"), failed);
+	rc_check_var(rc, "nr_injected", failed);
 	rc_check(rc, rc_var(rc, "nr_injected") + rc_var(rc, "nr_passed") == submitted,
 		 "nr_injected + nr_passed = %lld, want %lld",
 		 rc_var(rc, "nr_injected") + rc_var(rc, "nr_passed"), submitted);
@@ -363,18 +358,12 @@ int run_chain(struct run_ctx *rc)
 
 	rc_num(rc, "chains", n);
 	rc_num(rc, "corrupted_chains", m);
-	rc_num(rc, "nr_computed", rc_var(rc, "nr_computed"));
-	rc_num(rc, "nr_verified", rc_var(rc, "nr_verified"));
-	rc_num(rc, "nr_mismatch", rc_var(rc, "nr_mismatch"));
-	rc_num(rc, "nr_missing", rc_var(rc, "nr_missing"));
+	rc_vars(rc, "nr_computed", "nr_verified", "nr_mismatch", "nr_missing",
+		NULL);
 	rc_check(rc, !bad, "%lld chains wrong", bad);
-	rc_check(rc, rc_var(rc, "nr_computed") == n + m, "nr_computed %lld, want %lld",
-		 rc_var(rc, "nr_computed"), n + m);
-	rc_check(rc, rc_var(rc, "nr_verified") == n, "nr_verified %lld, want %lld",
-		 rc_var(rc, "nr_verified"), n);
-	rc_check(rc, rc_var(rc, "nr_mismatch") == m, "nr_mismatch %lld, want %lld",
-		 rc_var(rc, "nr_mismatch"), m);
-	rc_check(rc, rc_var(rc, "nr_missing") == 1, "nr_missing %lld, want 1",
-		 rc_var(rc, "nr_missing"));
+	rc_check_var(rc, "nr_computed", n + m);
+	rc_check_var(rc, "nr_verified", n);
+	rc_check_var(rc, "nr_mismatch", m);
+	rc_check_var(rc, "nr_missing", 1);
 	return 0;
 }
