@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ring.h - a minimal io_uring for the loader, the attach library and the
- * tests: raw syscalls, one mmap'ed ring, SQE/CQE helpers. Not liburing.
+ * tests of the loader (tests/cli): raw syscalls, one mmap'ed ring, SQE/CQE
+ * helpers. Not liburing. The kernel tests keep their own on purpose
+ * (tests/lib/uring.h says why).
  * All functions returning int give 0 (or a count) on success and -errno on
  * failure.
  */

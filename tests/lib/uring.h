@@ -7,6 +7,17 @@
  *
  * Every function returns 0 / a count on success and -errno on failure
  * (never sets errno as its result).
+ *
+ * Deliberately not loader/ring.c (tests/cli uses that one: it tests the
+ * loader). A kernel test should fail on a kernel bug, not on a loader bug,
+ * nor miss a kernel bug the loader's code happens to agree with; so this
+ * file maps the rings and encodes the IORING_OP_BPF fields on its own
+ * (T_BPF_OP_FLAGS, not progs/iou_opflags.h). The two also differ where a
+ * test depends on it: uring_submit() adds GETEVENTS on a DEFER_TASKRUN
+ * ring and submits only what it has just published, uring_wait_cqe() takes
+ * a timeout so that a kernel bug fails a test instead of hanging it,
+ * uring_peek_cqe() copies and consumes, and CQE32/SQE128 rings are mapped
+ * at their size.
  */
 #ifndef TESTS_LIB_URING_H
 #define TESTS_LIB_URING_H
