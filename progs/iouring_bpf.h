@@ -292,6 +292,10 @@ const volatile __u64 iou_sqes_size;	/* sq_entries * 64 */
 struct iou_ring {
 	__u8	*rings;		/* region 0: headers, CQEs, SQ array */
 	__u8	*sqes;		/* region 1: SQEs */
+	__u32	*sq_head_p;	/* the ring's indexes, found once: each */
+	__u32	*sq_tail_p;	/* access is then one load, not four */
+	__u32	*cq_head_p;
+	__u32	*cq_tail_p;
 	__u32	sq_tail;	/* local SQ tail, published by iou_sq_commit */
 	__u32	sq_queued;	/* SQEs filled since the last commit */
 	__u32	sq_ok;		/* the SQ layout we were given is the ring's */
@@ -312,7 +316,11 @@ static __always_inline int iou_ring_init(struct iou_loop *L,
 		return -EFAULT;
 	r->rings = rings;
 	r->sqes = sqes;
-	r->sq_tail = *(volatile __u32 *)(rings + iou_sq_tail);
+	r->sq_head_p = (__u32 *)(rings + iou_sq_head);
+	r->sq_tail_p = (__u32 *)(rings + iou_sq_tail);
+	r->cq_head_p = (__u32 *)(rings + iou_cq_head);
+	r->cq_tail_p = (__u32 *)(rings + iou_cq_tail);
+	r->sq_tail = *(volatile __u32 *)r->sq_tail_p;
 	r->sq_queued = 0;
 	/*
 	 * Filling SQEs needs to know whether the ring has an SQ array. The
@@ -333,12 +341,12 @@ static __always_inline int iou_ring_can_submit(struct iou_ring *r)
 
 static __always_inline __u32 iou_cq_head_get(struct iou_ring *r)
 {
-	return *(volatile __u32 *)(r->rings + iou_cq_head);
+	return *(volatile __u32 *)r->cq_head_p;
 }
 
 static __always_inline __u32 iou_cq_tail_get(struct iou_ring *r)
 {
-	return *(volatile __u32 *)(r->rings + iou_cq_tail);
+	return *(volatile __u32 *)r->cq_tail_p;
 }
 
 /* CQEs posted and not yet consumed */
@@ -355,10 +363,20 @@ static __always_inline struct io_uring_cqe *iou_cqe_at(struct iou_ring *r,
 			(__u64)(idx & iou_cq_mask) * IOU_CQE_SIZE);
 }
 
+/* the oldest CQE not yet consumed, or NULL if the CQ is empty */
+static __always_inline struct io_uring_cqe *iou_cqe_peek(struct iou_ring *r)
+{
+	__u32 head = iou_cq_head_get(r);
+
+	if (iou_cq_tail_get(r) == head)
+		return NULL;
+	return iou_cqe_at(r, head);
+}
+
 /* consume n CQEs (user space will not see them) */
 static __always_inline void iou_cq_advance(struct iou_ring *r, __u32 n)
 {
-	*(volatile __u32 *)(r->rings + iou_cq_head) = iou_cq_head_get(r) + n;
+	*(volatile __u32 *)r->cq_head_p = iou_cq_head_get(r) + n;
 }
 
 /*
@@ -378,9 +396,19 @@ static __always_inline void iou_cq_advance(struct iou_ring *r, __u32 n)
 
 static __always_inline __u32 iou_sq_space(struct iou_ring *r)
 {
-	__u32 head = *(volatile __u32 *)(r->rings + iou_sq_head);
+	__u32 head = *(volatile __u32 *)r->sq_head_p;
 
 	return iou_sq_entries - (r->sq_tail - head);
+}
+
+/*
+ * SQEs committed and not yet taken by the kernel; read from the ring, so
+ * that the verifier tracks no count that differs from path to path
+ */
+static __always_inline __u32 iou_sq_pending(struct iou_ring *r)
+{
+	return *(volatile __u32 *)r->sq_tail_p -
+	       *(volatile __u32 *)r->sq_head_p;
 }
 
 /* next free SQE, zeroed, or NULL if the SQ is full */
@@ -400,14 +428,35 @@ static __always_inline struct io_uring_sqe *iou_sqe_get(struct iou_ring *r)
 	return sqe;
 }
 
-/* publish the SQEs filled so far; returns how many to submit */
+/*
+ * Publish the SQEs filled so far; returns how many to submit. The kernel
+ * takes SQEs only when they are submitted, so publishing early is fine.
+ * The tail is read back from the ring: the same value, but one the
+ * verifier knows nothing about. So a loop that fills a varying number of
+ * SQEs per step and commits after each one is one verifier state per step,
+ * not one per path (nop-chain hit the 1M-instruction limit without it).
+ */
 static __always_inline __u32 iou_sq_commit(struct iou_ring *r)
 {
 	__u32 n = r->sq_queued;
 
-	*(volatile __u32 *)(r->rings + iou_sq_tail) = r->sq_tail;
+	*(volatile __u32 *)r->sq_tail_p = r->sq_tail;
+	r->sq_tail = *(volatile __u32 *)r->sq_tail_p;
 	r->sq_queued = 0;
 	return n;
+}
+
+/* submit n committed SQEs: 0 if all went in, else why not (-EAGAIN: fewer) */
+static __always_inline int iou_submit_all(struct iou_loop *L, __u32 n)
+{
+	int ret;
+
+	if (!n)
+		return 0;
+	ret = iou_submit(L, n);
+	if (ret == n)
+		return 0;
+	return ret < 0 ? ret : -EAGAIN;
 }
 
 static __always_inline void iou_prep_nop(struct io_uring_sqe *sqe,
