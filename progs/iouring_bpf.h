@@ -292,8 +292,8 @@ const volatile __u64 iou_sqes_size;	/* sq_entries * 64 */
 struct iou_ring {
 	__u8	*rings;		/* region 0: headers, CQEs, SQ array */
 	__u8	*sqes;		/* region 1: SQEs */
-	__u32	*sq_head_p;	/* the ring's indexes, found once: each */
-	__u32	*sq_tail_p;	/* access is then one load, not four */
+	__u32	*sq_head_p;	/* the ring's indexes, found once, so that */
+	__u32	*sq_tail_p;	/* an access need not look up the offset */
 	__u32	*cq_head_p;
 	__u32	*cq_tail_p;
 	__u32	sq_tail;	/* local SQ tail, published by iou_sq_commit */
