@@ -52,16 +52,6 @@ struct uring_bpf_ops nop_op = {
 
 /* ---- the loop -------------------------------------------------------------- */
 
-static __always_inline __u32 rd32(__u8 *base, __u32 off)
-{
-	return *(volatile __u32 *)(base + off);
-}
-
-static __always_inline void wr32(__u8 *base, __u32 off, __u32 v)
-{
-	*(volatile __u32 *)(base + off) = v;
-}
-
 SEC("struct_ops.s/loop")
 int BPF_PROG(both_loop, struct io_ring_ctx *ring, struct iou_loop_state *ls)
 {
@@ -83,9 +73,9 @@ int BPF_PROG(both_loop, struct io_ring_ctx *ring, struct iou_loop_state *ls)
 		int res;
 		__u64 ud;
 
-		cqe = rings + cqes_off + (head & cq_mask) * T_CQE_SIZE;
-		ud = *(volatile __u64 *)(cqe + T_CQE_USER_DATA);
-		res = *(volatile int *)(cqe + T_CQE_RES);
+		cqe = t_cqe_at(rings, cqes_off, head, cq_mask);
+		ud = t_cqe_user_data(cqe);
+		res = t_cqe_res(cqe);
 		if (!completed)
 			first_res = res;
 		if (res != expect_res)
@@ -102,15 +92,9 @@ int BPF_PROG(both_loop, struct io_ring_ctx *ring, struct iou_loop_state *ls)
 
 	if (submitted == completed) {
 		tail = rd32(rings, sq_tail_off);
-		sqe = sqes + (tail & sq_mask) * T_SQE_SIZE;
-#pragma clang loop unroll(full)
-		for (i = 0; i < T_SQE_SIZE / 8; i++)
-			*(__u64 *)(sqe + i * 8) = 0;
-		sqe[T_SQE_OPCODE] = T_OP_BPF;
-		sqe[T_SQE_FLAGS] = sqe_flags;
-		*(__s32 *)(sqe + T_SQE_FD) = -1;
+		sqe = t_sqe_prep(sqes, tail, sq_mask, T_OP_BPF, sqe_flags,
+				 (__u64)submitted + 1);
 		*(__u32 *)(sqe + T_SQE_OP_FLAGS) = sqe_op_flags;
-		*(__u64 *)(sqe + T_SQE_USER_DATA) = (__u64)submitted + 1;
 		wr32(rings, sq_tail_off, tail + 1);
 		ret = bpf_io_uring_submit_sqes(ring, 1);
 		if (ret != 1) {

@@ -53,20 +53,10 @@ __u32 last_cq_tail_set;
 int r0_exact = -1, r1_exact = -1, r0_past = -1, r1_past = -1;
 int r0_huge = -1, r1_huge = -1, r2_small = -1, r3_small = -1, r255_small = -1;
 
-static __always_inline __u32 rd32(__u8 *base, __u32 off)
-{
-	return *(volatile __u32 *)(base + off);
-}
-
-static __always_inline void wr32(__u8 *base, __u32 off, __u32 v)
-{
-	*(volatile __u32 *)(base + off) = v;
-}
-
 SEC("struct_ops.s/loop")
 int BPF_PROG(test_loop, struct io_ring_ctx *ring, struct iou_loop_state *ls)
 {
-	__u8 *rings, *sqes, *sqe, *cqe;
+	__u8 *rings, *sqes, *cqe;
 	__u32 head, tail, i;
 	int ret;
 
@@ -128,9 +118,9 @@ int BPF_PROG(test_loop, struct io_ring_ctx *ring, struct iou_loop_state *ls)
 		int res;
 		__u64 ud;
 
-		cqe = rings + cqes_off + (head & cq_mask) * T_CQE_SIZE;
-		ud = *(volatile __u64 *)(cqe + T_CQE_USER_DATA);
-		res = *(volatile int *)(cqe + T_CQE_RES);
+		cqe = t_cqe_at(rings, cqes_off, head, cq_mask);
+		ud = t_cqe_user_data(cqe);
+		res = t_cqe_res(cqe);
 		if (res) {
 			if (!cqe_errors)
 				first_bad_res = res;
@@ -149,13 +139,8 @@ int BPF_PROG(test_loop, struct io_ring_ctx *ring, struct iou_loop_state *ls)
 	if (submitted == completed) {
 		/* queue one NOP at the SQ tail (NO_SQARRAY: index = tail) */
 		tail = rd32(rings, sq_tail_off);
-		sqe = sqes + (tail & sq_mask) * T_SQE_SIZE;
-#pragma clang loop unroll(full)
-		for (i = 0; i < T_SQE_SIZE / 8; i++)
-			*(__u64 *)(sqe + i * 8) = 0;
-		sqe[T_SQE_OPCODE] = T_OP_NOP;
-		*(__s32 *)(sqe + T_SQE_FD) = -1;
-		*(__u64 *)(sqe + T_SQE_USER_DATA) = (__u64)submitted + 1;
+		t_sqe_prep(sqes, tail, sq_mask, T_OP_NOP, 0,
+			   (__u64)submitted + 1);
 		wr32(rings, sq_tail_off, tail + 1);
 		ret = bpf_io_uring_submit_sqes(ring, 1);
 		last_submit_ret = ret;

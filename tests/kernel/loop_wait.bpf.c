@@ -41,37 +41,18 @@ int last_submit_ret;
 __u64 deadline;
 __u32 workers, workers_migration_disabled;
 
-static __always_inline __u32 rd32(__u8 *base, __u32 off)
-{
-	return *(volatile __u32 *)(base + off);
-}
-
-static __always_inline void wr32(__u8 *base, __u32 off, __u32 v)
-{
-	*(volatile __u32 *)(base + off) = v;
-}
-
 /* queue `nr` NOPs (at most 8) with sqe flags `flags` and submit them */
 static __always_inline int queue_nops(struct io_ring_ctx *ring, __u8 *rings,
 				      __u32 nr, __u8 flags)
 {
 	__u8 *sqes = bpf_io_uring_get_region(ring, 1, sqes_size);
-	__u32 tail, i, j;
-	__u8 *sqe;
+	__u32 tail, i;
 
 	if (!sqes)
 		return -EFAULT;
 	tail = rd32(rings, sq_tail_off);
-	for (i = 0; i < 8 && i < nr; i++) {
-		sqe = sqes + ((tail + i) & sq_mask) * T_SQE_SIZE;
-#pragma clang loop unroll(full)
-		for (j = 0; j < T_SQE_SIZE / 8; j++)
-			*(__u64 *)(sqe + j * 8) = 0;
-		sqe[T_SQE_OPCODE] = T_OP_NOP;
-		sqe[T_SQE_FLAGS] = flags;
-		*(__s32 *)(sqe + T_SQE_FD) = -1;
-		*(__u64 *)(sqe + T_SQE_USER_DATA) = i + 1;
-	}
+	for (i = 0; i < 8 && i < nr; i++)
+		t_sqe_prep(sqes, tail + i, sq_mask, T_OP_NOP, flags, i + 1);
 	wr32(rings, sq_tail_off, tail + i);
 	return bpf_io_uring_submit_sqes(ring, i);
 }
@@ -83,9 +64,7 @@ static __always_inline __u32 reap(__u8 *rings)
 	__u32 i;
 
 	for (i = 0; i < 16 && head != tail; i++, head++) {
-		__u8 *cqe = rings + cqes_off + (head & cq_mask) * T_CQE_SIZE;
-
-		if (*(volatile int *)(cqe + T_CQE_RES))
+		if (t_cqe_res(t_cqe_at(rings, cqes_off, head, cq_mask)))
 			cqe_errors++;
 		completed++;
 	}

@@ -47,6 +47,61 @@ extern __u8 *bpf_io_uring_get_region(struct io_ring_ctx *ctx, __u32 region_id,
 #define T_CQE_USER_DATA		0
 #define T_CQE_RES		8
 
+/*
+ * Raw ring access for the loop programs: base is a region from
+ * bpf_io_uring_get_region() (0: the rings, 1: the SQEs), the offsets and
+ * masks come from io_uring_params through the program's .rodata.
+ */
+
+/* a head or tail word of the rings, read or written once */
+static __always_inline __u32 rd32(__u8 *base, __u32 off)
+{
+	return *(volatile __u32 *)(base + off);
+}
+
+static __always_inline void wr32(__u8 *base, __u32 off, __u32 v)
+{
+	*(volatile __u32 *)(base + off) = v;
+}
+
+/*
+ * the SQE at SQ index idx (NO_SQARRAY: the index is the tail), zeroed, with
+ * opcode, IOSQE_ flags, fd -1 and user_data; the caller fills the rest and
+ * publishes the tail
+ */
+static __always_inline __u8 *t_sqe_prep(__u8 *sqes, __u32 idx, __u32 sq_mask,
+					__u8 opcode, __u8 flags, __u64 user_data)
+{
+	__u8 *sqe = sqes + (idx & sq_mask) * T_SQE_SIZE;
+	__u32 i;
+
+#pragma clang loop unroll(full)
+	for (i = 0; i < T_SQE_SIZE / 8; i++)
+		*(__u64 *)(sqe + i * 8) = 0;
+	sqe[T_SQE_OPCODE] = opcode;
+	sqe[T_SQE_FLAGS] = flags;
+	*(__s32 *)(sqe + T_SQE_FD) = -1;
+	*(__u64 *)(sqe + T_SQE_USER_DATA) = user_data;
+	return sqe;
+}
+
+/* the CQE at CQ index idx, and its fields */
+static __always_inline __u8 *t_cqe_at(__u8 *rings, __u32 cqes_off, __u32 idx,
+				      __u32 cq_mask)
+{
+	return rings + cqes_off + (idx & cq_mask) * T_CQE_SIZE;
+}
+
+static __always_inline __u64 t_cqe_user_data(__u8 *cqe)
+{
+	return *(volatile __u64 *)(cqe + T_CQE_USER_DATA);
+}
+
+static __always_inline int t_cqe_res(__u8 *cqe)
+{
+	return *(volatile int *)(cqe + T_CQE_RES);
+}
+
 #define EPERM		1
 #define EINTR		4
 #define EIO		5

@@ -93,6 +93,31 @@ static int enter_getevents(int fd, unsigned int to_submit, unsigned int min)
 	return t_io_uring_enter(fd, to_submit, min, IORING_ENTER_GETEVENTS, NULL, 0);
 }
 
+/* io_uring_enter(fd, 0, min, GETEVENTS | EXT_ARG) with a timeout of
+ * timeout_ms (< 0: none) and min_wait_usec */
+static int enter_ext_arg(int fd, unsigned int min, int timeout_ms,
+			 unsigned int min_wait_usec)
+{
+	struct __kernel_timespec ts;
+	struct t_getevents_arg arg;
+
+	memset(&arg, 0, sizeof(arg));
+	arg.min_wait_usec = min_wait_usec;
+	if (timeout_ms >= 0) {
+		t_ms_to_ts(&ts, timeout_ms);
+		arg.ts = (uint64_t)(uintptr_t)&ts;
+	}
+	return t_io_uring_enter(fd, 0, min, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
+				&arg, sizeof(arg));
+}
+
+/* a NOP at the SQ tail, published for the next enter to submit */
+static void queue_nop(struct uring *r, uint64_t user_data)
+{
+	sqe_nop(uring_get_sqe(r), user_data);
+	uring_flush(r);
+}
+
 /* one NOP from user space, waited for normally; true if res 0 */
 static bool user_nop(struct uring *r, const char *what)
 {
@@ -169,7 +194,6 @@ static void t_nops_from_bpf(void)
 static void t_enter_submits_then_runs(void)
 {
 	struct io_uring_cqe cqe;
-	struct io_uring_sqe *sqe;
 	struct lp l;
 	int ret;
 
@@ -177,9 +201,7 @@ static void t_enter_submits_then_runs(void)
 		return;
 	/* user-space submission with ops attached: submitted as usual, then
 	 * the program runs (and returns STOP) */
-	sqe = uring_get_sqe(&l.r);
-	sqe_nop(sqe, 7);
-	uring_flush(&l.r);
+	queue_nop(&l.r, 7);
 	ret = enter_getevents(l.r.fd, 1, 0);
 	CHECK_EQ(ret, 1, "io_uring_enter(fd, 1, 0, GETEVENTS) with ops");
 	CHECK_EQ(l.s->bss->invocations, 1, "program invocations");
@@ -187,9 +209,7 @@ static void t_enter_submits_then_runs(void)
 	if (CHECK_EQ(ret, 0, "CQE of the user-space NOP"))
 		CHECK_EQ(cqe.res, 0, "user-space NOP res");
 	/* min_complete 1: the program runs once the NOP's CQE is there */
-	sqe = uring_get_sqe(&l.r);
-	sqe_nop(sqe, 9);
-	uring_flush(&l.r);
+	queue_nop(&l.r, 9);
 	ret = enter_getevents(l.r.fd, 1, 1);
 	CHECK_EQ(ret, 1, "io_uring_enter(fd, 1, 1, GETEVENTS), program says STOP");
 	CHECK_EQ(l.s->bss->invocations, 2, "program invocations");
@@ -197,9 +217,7 @@ static void t_enter_submits_then_runs(void)
 	if (CHECK_EQ(ret, 0, "CQE of the second NOP"))
 		CHECK_EQ(cqe.user_data, 9, "second NOP's user_data");
 	/* no GETEVENTS: the program does not run */
-	sqe = uring_get_sqe(&l.r);
-	sqe_nop(sqe, 8);
-	uring_flush(&l.r);
+	queue_nop(&l.r, 8);
 	ret = t_io_uring_enter(l.r.fd, 1, 0, 0, NULL, 0);
 	CHECK_EQ(ret, 1, "io_uring_enter(fd, 1, 0, 0)");
 	CHECK_EQ(l.s->bss->invocations, 2, "program invocations after an enter without GETEVENTS");
@@ -208,8 +226,6 @@ static void t_enter_submits_then_runs(void)
 
 static void t_detach_restores(void)
 {
-	struct __kernel_timespec ts;
-	struct t_getevents_arg arg;
 	struct lp l;
 	unsigned int inv;
 	int ret;
@@ -226,11 +242,7 @@ static void t_detach_restores(void)
 	CHECK_EQ(ret, 0, "io_uring_enter(fd, 0, 0, GETEVENTS) after detach");
 	user_nop(&l.r, "NOP + wait after detach");
 	/* a wait for a CQE that never comes times out normally */
-	memset(&arg, 0, sizeof(arg));
-	t_ms_to_ts(&ts, 100);
-	arg.ts = (uint64_t)(uintptr_t)&ts;
-	ret = t_io_uring_enter(l.r.fd, 0, 1, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
-			       &arg, sizeof(arg));
+	ret = enter_ext_arg(l.r.fd, 1, 100, 0);
 	CHECK_EQ(ret, -ETIME, "wait 100 ms for nothing after detach");
 	CHECK_EQ(l.s->bss->invocations, inv, "program invocations after detach");
 
@@ -596,8 +608,6 @@ static void t_timeout_etime(void)
 
 static void t_min_wait_einval(void)
 {
-	struct __kernel_timespec ts;
-	struct t_getevents_arg arg;
 	struct lp l;
 	int ret;
 
@@ -607,25 +617,17 @@ static void t_min_wait_einval(void)
 	if (!CHECK_TRUE(l.r.p.features & IORING_FEAT_MIN_TIMEOUT,
 			"IORING_FEAT_MIN_TIMEOUT (6.12 has min_wait_usec)"))
 		goto out;
-	memset(&arg, 0, sizeof(arg));
-	arg.min_wait_usec = 1000;
 	/* without ops: accepted (nothing to wait for with min_complete 0) */
-	ret = t_io_uring_enter(l.r.fd, 0, 0, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
-			       &arg, sizeof(arg));
+	ret = enter_ext_arg(l.r.fd, 0, -1, 1000);
 	CHECK_EQ(ret, 0, "EXT_ARG min_wait_usec 1000 without ops");
 
 	l.s = loop_load(&l.r, l.r.fd, M_STOP, 0);
 	if (!l.s || !CHECK_EQ(t_attach(l.s->maps.ops, &l.link), 0, "attach"))
 		goto out;
-	ret = t_io_uring_enter(l.r.fd, 0, 0, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
-			       &arg, sizeof(arg));
+	ret = enter_ext_arg(l.r.fd, 0, -1, 1000);
 	CHECK_EQ(ret, -EINVAL, "EXT_ARG min_wait_usec 1000 with ops attached");
 	/* EXT_ARG without min_wait is fine: a timeout, the program says STOP */
-	memset(&arg, 0, sizeof(arg));
-	t_ms_to_ts(&ts, 1000);
-	arg.ts = (uint64_t)(uintptr_t)&ts;
-	ret = t_io_uring_enter(l.r.fd, 0, 0, IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG,
-			       &arg, sizeof(arg));
+	ret = enter_ext_arg(l.r.fd, 0, 1000, 0);
 	CHECK_EQ(ret, 0, "EXT_ARG with a 1 s timeout and no min_wait, with ops");
 	CHECK_GE(l.s->bss->invocations, 1, "program invocations");
 out:
