@@ -253,6 +253,16 @@ static void json_num(FILE *f, double v)
 		fprintf(f, "%.6g", v);
 }
 
+/* a metric's or target's x: a size, or null when it has none (x < 0) */
+static void json_x(FILE *f, double x)
+{
+	fputs(", \"x\": ", f);
+	if (x >= 0)
+		json_num(f, x);
+	else
+		fputs("null", f);
+}
+
 void bench_print_json(const struct bench_scn *s, FILE *f)
 {
 	int i, j;
@@ -283,11 +293,7 @@ void bench_print_json(const struct bench_scn *s, FILE *f)
 		json_str(f, m->what);
 		fputs(", \"unit\": ", f);
 		json_str(f, m->unit);
-		fputs(", \"x\": ", f);
-		if (m->x >= 0)
-			json_num(f, m->x);
-		else
-			fputs("null", f);
+		json_x(f, m->x);
 		fputs(", \"median\": ", f);
 		json_num(f, stat_median(m->v, m->n));
 		fputs(", \"min\": ", f);
@@ -311,11 +317,7 @@ void bench_print_json(const struct bench_scn *s, FILE *f)
 		json_str(f, t->mode);
 		fputs(", \"metric\": ", f);
 		json_str(f, t->what);
-		fputs(", \"x\": ", f);
-		if (t->x >= 0)
-			json_num(f, t->x);
-		else
-			fputs("null", f);
+		json_x(f, t->x);
 		fputs(t->op == '<' ? ", \"at_most\": " : ", \"at_least\": ", f);
 		json_num(f, t->bound);
 		fputs(", \"median\": ", f);
