@@ -250,7 +250,7 @@ static void json_num(FILE *f, double v)
 	if (isnan(v) || isinf(v))
 		fputs("null", f);
 	else
-		fprintf(f, "%.6g", v);
+		fprintf(f, "%.10g", v);
 }
 
 /* a metric's or target's x: a size, or null when it has none (x < 0) */
