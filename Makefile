@@ -18,11 +18,20 @@
 #   make clean         remove build products in the work tree (not the cache;
 #                      the cache is $(IOURING_BPF_CACHE): rm -rf it to start over)
 #
-# Variables for sub-makes (BPFTOOL, LIBBPF_A, LIBBPF_INCLUDE, LIBBPF_LDLIBS,
-# TOOLS_DIR, IOURING_BPF_CACHE) come from mk/tools.mk and are exported.
+# Sub-makes (loader/, tests/, examples/) include mk/tools.mk themselves and
+# compute TOOLS_DIR when they start, which is after `deps` and `tools` have
+# run. This make must not export TOOLS_DIR and friends: an exported variable
+# is expanded when the first recipe starts (before `make deps` on a bare
+# machine, when the kernel source that keys the tools is not there yet), and
+# an empty TOOLS_DIR used to reach the sub-makes as -I/include.
+# So this Makefile does not include mk/tools.mk (its rule names expand
+# TOOLS_DIR at parse time); recipes that need bpftool ask for it.
+IOURING_BPF_CACHE ?= /var/cache/iouring-bpf
+export IOURING_BPF_CACHE
 
-include mk/tools.mk
-export TOOLS_DIR BPFTOOL LIBBPF_A LIBBPF_INCLUDE LIBBPF_LDLIBS
+# Targets run in the order written (deps first); each build inside is
+# parallel on its own (-j$(JOBS)). Two apt-get runs at once would fail.
+.NOTPARALLEL:
 
 # Everything a bare Debian 12 needs to build and test the project.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev dwarves \
@@ -61,15 +70,16 @@ kernel-debug:
 vmlinux.h: tools
 	@set -e; btf='$(BTF)'; \
 	if [ -z "$$btf" ]; then btf=$$(kernel/build --print-dir -j$(JOBS))/vmlinux; fi; \
+	bpftool=$$(tools/build-bpftools --print-dir)/bin/bpftool; \
 	mkdir -p vmlinux; \
-	echo "vmlinux.h: $(BPFTOOL) btf dump file $$btf format c"; \
-	$(BPFTOOL) btf dump file "$$btf" format c >vmlinux/vmlinux.h.tmp; \
+	echo "vmlinux.h: $$bpftool btf dump file $$btf format c"; \
+	$$bpftool btf dump file "$$btf" format c >vmlinux/vmlinux.h.tmp; \
 	mv vmlinux/vmlinux.h.tmp vmlinux/vmlinux.h; \
 	wc -l vmlinux/vmlinux.h
 
 # test-prep builds everything the tests use; .ci/run runs it and then
 # tests/run itself, so that the summary is the last line of the CI log.
-test-prep: tools kernel-debug
+test-prep: deps tools kernel-debug
 	@if [ -f loader/Makefile ]; then $(MAKE) -C loader; fi
 	@if [ -f tests/Makefile ]; then $(MAKE) -C tests; fi
 	$(MAKE) -C examples
@@ -85,7 +95,7 @@ demo: deps tools kernel
 ICOUNT ?=
 ICOUNT_SHIFT ?= 0
 BENCH_RUNS ?= 5
-bench: tools kernel
+bench: deps tools kernel
 	bench/run $(if $(filter-out 0 no,$(ICOUNT)),--icount $(ICOUNT_SHIFT)) --runs $(BENCH_RUNS)
 
 clean:
