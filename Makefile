@@ -9,6 +9,7 @@
 #   make test-prep     build what the tests need (tools, kernel-debug, loader, tests)
 #   make test          test-prep, then tests/run
 #   make demo          the main job: deps, build, boot the kernel, run a tour
+#                      (KERNEL_FLAVOUR=debug: on the debug kernel)
 #                      (TESTS_ARGS="-t FILTER -v --host-only ..." is passed on)
 #   make bench         build the CLI, boot the release kernel once, run every
 #                      benchmark (bench/run); results in bench/results/tcg/.
@@ -88,9 +89,12 @@ test: test-prep
 	tests/run $(TESTS_ARGS)
 
 # The main job on a bare machine: install, build, boot, tour (demo/tour.sh).
-demo: deps tools kernel
+# KERNEL_FLAVOUR=debug tours the debug kernel instead (the one make test
+# builds; tests/host/test_fresh_machine.sh uses it to avoid a second build).
+KERNEL_FLAVOUR ?= release
+demo: deps tools $(if $(filter debug,$(KERNEL_FLAVOUR)),kernel-debug,kernel)
 	$(MAKE) -C loader
-	kernel/vm-run -- demo/tour.sh
+	kernel/vm-run $(if $(filter debug,$(KERNEL_FLAVOUR)),--debug) -- demo/tour.sh
 
 ICOUNT ?=
 ICOUNT_SHIFT ?= 0

@@ -3,7 +3,7 @@
 #   include $(dir $(lastword $(MAKEFILE_LIST)))../mk/tools.mk   (from loader/, tests/, ...)
 #
 # Variables (each can be overridden on the command line or in the
-# environment; the top-level Makefile exports them to sub-makes):
+# environment; each including make computes them itself):
 #   IOURING_BPF_CACHE  cache root (default /var/cache/iouring-bpf)
 #   TOOLS_DIR          $(IOURING_BPF_CACHE)/tools/<key12>, from tools/build-bpftools
 #   BPFTOOL            bpftool 7.5 built from the kernel source's tools/
