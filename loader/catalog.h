@@ -32,6 +32,8 @@ struct iou_prog {
 	const char	*count_param;	/* what --count sets (NULL: workload) */
 	const char	*depth_param;	/* what --depth sets (NULL: unused) */
 	const char	*example;	/* an `iouring-bpf run` line */
+	/* what differs on mainline's hook (Linux 7.1+); NULL: nothing */
+	const char	*mainline_note;
 	struct iou_param params[IOU_MAX_PARAMS];
 	/* built-in workload for `run`; NULL outside the CLI (weak) */
 	int		(*setup)(struct run_ctx *rc);	/* before load */

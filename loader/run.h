@@ -15,6 +15,9 @@ struct run_ctx {
 	long long		count;		/* --count, or -1 */
 	long long		depth;		/* --depth, or -1 */
 	int			json;
+	int			mainline;	/* loop program on mainline's
+						 * hook: io_uring_enter() returns
+						 * 0, has no timeout */
 	int			failed;		/* checks that failed */
 	int			nout;
 	struct {

@@ -125,7 +125,7 @@ IOU_LOOP_PROG(copy_loop)
 		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
 		return IOU_STOP;
 	}
-	if (!iou_ring_can_submit(&r)) {
+	if (!iou_ring_can_submit(L, &r)) {
 		IOU_EXIT_ERROR(-EINVAL, 0, "the ring's SQ layout is not the one given");
 		return IOU_STOP;
 	}
