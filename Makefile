@@ -4,9 +4,12 @@
 #   make tools         libbpf 1.5 (static) + bpftool 7.5 from the kernel source
 #   make kernel        release kernel (kernel/build)
 #   make kernel-debug  debug kernel: KASAN, lockdep, kmemleak (kernel/build --debug)
+#   make stock-kernel  fetch Debian's stock kernel + build its initramfs
+#                      (kernel/fetch-stock; a download, no build)
 #   make vmlinux.h     regenerate vmlinux/vmlinux.h from the release kernel's BTF,
 #                      or from another BTF file: make vmlinux.h BTF=/sys/kernel/btf/vmlinux
-#   make test-prep     build what the tests need (tools, kernel-debug, loader, tests)
+#   make test-prep     build what the tests need (tools, kernel-debug, stock-kernel,
+#                      loader, tests)
 #   make test          test-prep, then tests/run
 #   make demo          the main job: deps, build, boot the kernel, run a tour
 #                      (TESTS_ARGS="-t FILTER -v --host-only ..." is passed on)
@@ -36,13 +39,13 @@ export IOURING_BPF_CACHE
 # Everything a bare Debian 12 needs to build and test the project.
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev dwarves \
 	qemu-system-x86 clang llvm libcap-dev zlib1g-dev libzstd-dev pkg-config \
-	cpio xz-utils git gnuplot-nox python3 linux-source-6.12 iproute2 kmod \
+	cpio xz-utils zstd git gnuplot-nox python3 linux-source-6.12 iproute2 kmod \
 	liburing-dev
 JOBS ?= $(shell nproc)
 BTF ?=
 TESTS_ARGS ?=
 
-.PHONY: all deps tools kernel kernel-debug vmlinux.h test-prep test demo bench clean
+.PHONY: all deps tools kernel kernel-debug stock-kernel vmlinux.h test-prep test demo bench clean
 
 all: tools kernel
 
@@ -66,6 +69,9 @@ kernel:
 kernel-debug:
 	kernel/build --debug -j$(JOBS)
 
+stock-kernel:
+	kernel/fetch-stock
+
 # With BTF unset, the release kernel is built if needed and its vmlinux used.
 vmlinux.h: tools
 	@set -e; btf='$(BTF)'; \
@@ -79,7 +85,7 @@ vmlinux.h: tools
 
 # test-prep builds everything the tests use; .ci/run runs it and then
 # tests/run itself, so that the summary is the last line of the CI log.
-test-prep: deps tools kernel-debug
+test-prep: deps tools kernel-debug stock-kernel
 	@if [ -f loader/Makefile ]; then $(MAKE) -C loader; fi
 	@if [ -f tests/Makefile ]; then $(MAKE) -C tests; fi
 	$(MAKE) -C examples
