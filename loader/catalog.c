@@ -136,10 +136,10 @@ const struct iou_prog iou_catalog[] = {
 		.desc = "loop: count completions by result and latency, change nothing",
 		.elf = iou_cq_stats__elf_bytes,
 		.example = "iouring-bpf run cq-stats --count 256",
-		.mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr CQEs (or nothing in flight); enter returns 0, not the count submitted",
+		.mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted",
 		.params = {
 			{ "ud_is_ts", "1: user_data is the submit time (ns), histogram latency (run sets 1)" },
-			{ "wait_nr", "mainline only: CQEs a wait waits for (v3 keeps the caller's min_complete)" },
+			{ "wait_nr", "mainline only: new CQEs a wait waits for (v3 keeps the caller's min_complete)" },
 		},
 		.setup = setup_cq_stats, .workload = run_cq_stats,
 	},

@@ -81,7 +81,7 @@ long long now_ns(void)
 void rc_out(struct run_ctx *rc, const char *key, const char *fmt, ...)
 {
 	va_list ap;
-	char val[160];
+	char val[256];
 
 	va_start(ap, fmt);
 	vsnprintf(val, sizeof(val), fmt, ap);

@@ -22,7 +22,7 @@ struct run_ctx {
 	int			nout;
 	struct {
 		char	key[40];
-		char	val[160];
+		char	val[256];
 		int	is_num;
 	} out[RUN_MAX_OUT];
 	void			*priv;		/* setup -> workload state */

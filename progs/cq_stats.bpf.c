@@ -24,9 +24,10 @@
  * application's SQEs itself and guesses what the call was for: a call
  * that finds new SQEs is a submission (submit them, return at once, as
  * io_uring_submit() would); a call that finds none is a wait, which
- * returns once `wait_nr` CQEs are ready (default 1), or at once when none
- * of the requests it submitted is still in flight (so that a wait for
- * nothing does not sleep forever: mainline has no timeout). An
+ * returns once `wait_nr` CQEs (default 1) have been posted since the call
+ * began, or at once when none of the requests it submitted is still in
+ * flight (so that a wait for nothing does not sleep forever: mainline has
+ * no timeout). Each wait makes progress, so liburing's wait loops end. An
  * io_uring_submit_and_wait() thus returns after submitting (liburing's
  * wait calls enter again), and io_uring_enter() returns 0, not the count
  * submitted.
@@ -57,6 +58,7 @@ __u32 app_target, last_set, overridden;
 __u64 nr_cqes, nr_zero, nr_pos, nr_neg, steps, stops;
 __s64 inflight;		/* mainline: requests it submitted, not yet done */
 __u64 submits;		/* mainline: calls that submitted the app's SQEs */
+__u32 enter_tail;	/* mainline: the CQ tail when this call began */
 __u64 errno_count[ERRNO_MAX];
 __u64 lat_hist[LAT_BUCKETS];
 
@@ -146,15 +148,18 @@ IOU_LOOP_PROG(cq_stats_loop)
 	seen_valid = 1;
 
 	if (!iou_sees_enter_args()) {
-		/* mainline: a submission returns, a wait waits (see above) */
+		/* mainline: a submission returns, a wait waits (see above);
+		 * the wait index is 0 on the first step of a call only */
+		if (!iou_wait_target_get(L))
+			enter_tail = tail;
 		if (sub > 0)
 			submits++;
-		if (sub > 0 || tail - head >= wait_nr || inflight <= 0) {
+		if (sub > 0 || tail - enter_tail >= wait_nr || inflight <= 0) {
 			stops++;
 			return IOU_STOP;
 		}
 		/* more to look at than one batch: come back at once */
-		iou_wait_target(L, i < n ? tail : head + wait_nr);
+		iou_wait_target(L, i < n ? tail : enter_tail + wait_nr);
 		return IOU_WAIT;
 	}
 
