@@ -1,7 +1,10 @@
 #!/bin/bash
 # tests/run on a fake test tree: one line per test, SKIP with its reason,
 # failing output shown, -t filters, --list, the exact summary line, exit 1
-# on failure and 0 without.
+# on failure and 0 without; the "kernels:" marker of VM tests (stock:
+# names, --kernel), and a stock kernel that cannot be fetched is FAIL
+# stock/boot. With the stock kernel fetched, one boot of it runs the fake
+# tree's stock tests.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/runner.XXXXXX")
@@ -15,6 +18,13 @@ mk host/test_cwd.sh '[ -x tests/run ] || { echo "cwd is $PWD"; exit 1; }; [ -d "
 mk host/helper.sh 'exit 1'                # not test_*: not a test
 printf 'echo not executable\n' >"$T/host/test_noexec.sh"
 mk kernel/test_in_vm.sh 'exit 0'
+mk kernel/test_both.sh '# kernels: ours stock
+echo "on $IOURING_BPF_VM_KERNEL"; [ -n "$IOURING_BPF_VM_KERNEL" ]'
+mk kernel/test_stockonly.sh '  # kernels: stock
+[ "$IOURING_BPF_VM_KERNEL" = stock ]'
+mk kernel/test_odd.sh '# kernels: ours mars'
+mk kernel/test_bin '# kernels: stock (not read: a compiled test is described by test_bin.c)'
+printf '/* kernels: ours stock */\n' >"$T/kernel/test_bin.c"
 mk data/test_data.sh 'exit 0'              # a VM "suite" too, by convention
 fail=0
 run() { IOURING_BPF_TESTS_DIR=$T "$ROOT/tests/run" "$@"; }
@@ -40,11 +50,44 @@ rc=0; out=$(run --host-only -t ok,skip) || rc=$?
 rc=0; out=$(run --host-only -v -t 'host/test_o*') || rc=$?
 grep -qx "fine" <<<"$out" || { echo "FAIL: -v does not show output: $out"; fail=1; }
 
-out=$(run --list)
-want=$(printf 'host/test_bad\nhost/test_cwd\nhost/test_ok\nhost/test_skip\ndata/test_data\nkernel/test_in_vm')
+out=$(run --list 2>"$T/list.err")
+want=$(printf 'host/test_bad\nhost/test_cwd\nhost/test_ok\nhost/test_skip\ndata/test_data\nkernel/test_bin\nkernel/test_both\nkernel/test_in_vm\nkernel/test_odd\nstock:kernel/test_bin\nstock:kernel/test_both\nstock:kernel/test_stockonly')
 [ "$out" = "$want" ] || { echo "FAIL: --list:"; echo "$out"; fail=1; }
-out=$(run --vm-only --list)
-[ "$out" = "$(printf 'data/test_data\nkernel/test_in_vm')" ] || { echo "FAIL: --vm-only --list: $out"; fail=1; }
+grep -q "test_odd.sh: unknown kernel 'mars'" "$T/list.err" || { echo "FAIL: no warning for kernels: mars"; fail=1; }
+out=$(run --vm-only --list --kernel ours 2>/dev/null)
+[ "$out" = "$(printf 'data/test_data\nkernel/test_bin\nkernel/test_both\nkernel/test_in_vm\nkernel/test_odd')" ] ||
+	{ echo "FAIL: --vm-only --list --kernel ours: $out"; fail=1; }
+out=$(run --list --kernel stock -t 'kernel/test_b*')
+[ "$out" = "$(printf 'stock:kernel/test_bin\nstock:kernel/test_both')" ] ||
+	{ echo "FAIL: --kernel stock, a glob without stock: must match stock: names: $out"; fail=1; }
+out=$(run --list -t stock:)
+[ "$out" = "$(printf 'stock:kernel/test_bin\nstock:kernel/test_both\nstock:kernel/test_stockonly')" ] ||
+	{ echo "FAIL: -t stock: $out"; fail=1; }
+rc=0; run --kernel mars --list >/dev/null 2>&1 || rc=$?
+[ $rc = 2 ] || { echo "FAIL: --kernel mars exit $rc, expected 2"; fail=1; }
+
+# A stock kernel that cannot be fetched (an empty cache, a mirror that
+# refuses connections) is one FAIL stock/boot saying so.
+rc=0
+out=$(IOURING_BPF_CACHE=$T/cache IOURING_BPF_STOCK_MIRROR=http://127.0.0.1:9/debian \
+	run --vm-only --kernel stock 2>/dev/null) || rc=$?
+echo "$out" | head -3
+grep -qx "FAIL stock/boot" <<<"$out" && grep -q "could not be fetched" <<<"$out" &&
+	grep -q "cannot read the sid index" <<<"$out" ||
+	{ echo "FAIL: unfetchable stock kernel:"; echo "$out"; fail=1; }
+[ "$(tail -n 1 <<<"$out")" = "Summary: 0 passed, 1 failed, 0 skipped" ] && [ $rc = 1 ] ||
+	{ echo "FAIL: unfetchable stock kernel: exit $rc, $(tail -n 1 <<<"$out")"; fail=1; }
+
+# One boot of the stock kernel, if fetched: the marked tests, named stock:.
+if "$ROOT/kernel/fetch-stock" --print-dir --no-fetch >/dev/null; then
+	rm "$T/kernel/test_odd.sh"	# its warning would be in the output
+	rc=0; out=$(run --vm-only --kernel stock 2>/dev/null) || rc=$?
+	echo "$out"
+	want=$(printf 'PASS stock:kernel/test_bin\nPASS stock:kernel/test_both\nPASS stock:kernel/test_stockonly\nSummary: 3 passed, 0 failed, 0 skipped')
+	[ "$out" = "$want" ] && [ $rc = 0 ] || { echo "FAIL: stock boot of the fake tree (exit $rc)"; fail=1; }
+else
+	echo "note: the stock kernel is not fetched (make stock-kernel): its boot is not tried"
+fi
 
 rc=0; out=$(run --host-only -t nothing-matches) || rc=$?
 [ "$out" = "Summary: 0 passed, 0 failed, 0 skipped" ] && [ $rc = 0 ] || { echo "FAIL: empty run: $rc $out"; fail=1; }

@@ -1,6 +1,8 @@
 #!/bin/bash
 # The cached bpftool 7.5 works against our kernel: it reads the kernel's BTF
-# (which describes io_uring), lists programs, and the JIT is on.
+# (which describes io_uring), lists programs, and the JIT is on. The same on
+# the stock kernel.
+# kernels: ours stock
 set -euo pipefail
 BPFTOOL=${IOURING_BPF_BPFTOOL:-}
 if [ -z "$BPFTOOL" ] || [ ! -x "$BPFTOOL" ]; then

@@ -1,7 +1,9 @@
 #!/bin/bash
-# The VM that kernel/vm-run boots is what the other tests expect: our kernel,
-# bpffs, debugfs and tracefs mounted, vmlinux BTF present, io_uring enabled,
-# a writable $VM_SCRATCH/$TMPDIR, a read-only root.
+# The VM that kernel/vm-run boots is what the other tests expect: our kernel
+# (or the pinned stock kernel with --stock), bpffs, debugfs and tracefs
+# mounted, vmlinux BTF present, io_uring enabled, a writable
+# $VM_SCRATCH/$TMPDIR, a read-only root.
+# kernels: ours stock
 set -euo pipefail
 fail=0
 ok() { echo "ok: $*"; }
@@ -12,10 +14,16 @@ if [ "${IOURING_BPF_IN_VM:-}" != 1 ]; then
 	exit 77
 fi
 uname -a
-case "$(uname -r)" in
-6.12.*) ok "kernel $(uname -r)" ;;
-*) bad "kernel $(uname -r), expected 6.12.x" ;;
-esac
+if [ "${IOURING_BPF_VM_KERNEL:-}" = stock ]; then
+	want=$(kernel/fetch-stock --print-release)
+	[ "$(uname -r)" = "$want" ] && ok "stock kernel $(uname -r)" ||
+		bad "kernel $(uname -r), expected the stock $want (kernel/fetch-stock)"
+else
+	case "$(uname -r)" in
+	6.12.*) ok "kernel $(uname -r)" ;;
+	*) bad "kernel $(uname -r), expected 6.12.x" ;;
+	esac
+fi
 
 fstype() { awk -v d="$1" '$2 == d { t = $3 } END { print t }' /proc/mounts; }
 for m in /sys/fs/bpf:bpf /sys/kernel/debug:debugfs /sys/kernel/tracing:tracefs \
