@@ -6,12 +6,29 @@
 #include <argp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 #include "cli.h"
 #include "bench.h"
 
 int cli_verbose;
 
-const char *argp_program_version = "iouring-bpf 0.1";
+#ifndef IOURING_BPF_VERSION
+#define IOURING_BPF_VERSION	"0.2"
+#endif
+#ifndef IOURING_BPF_LIBBPF
+#define IOURING_BPF_LIBBPF	"?"
+#endif
+
+/* --version: ours, the libbpf we run with and where it came from */
+static void print_version(FILE *f, struct argp_state *state)
+{
+	(void)state;
+	fprintf(f, "iouring-bpf %s\nlibbpf %u.%u (%s)\n", IOURING_BPF_VERSION,
+		libbpf_major_version(), libbpf_minor_version(),
+		IOURING_BPF_LIBBPF);
+}
+
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = print_version;
 
 static const struct {
 	const char *name;
