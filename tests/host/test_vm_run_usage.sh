@@ -25,6 +25,10 @@ usage_error --cpus x -- true
 usage_error --mem lots -- true
 usage_error --scratch /nonexistent/dir -- true
 usage_error --kernel
+usage_error --initrd
+usage_error --stock --debug -- true
+usage_error --stock --kernel /boot/vmlinuz -- true
+usage_error --stock --initrd /dev/null -- true
 rc=0; "$VMRUN" --help >/dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || { echo "FAIL: --help: exit $rc"; fail=1; }
 exit $fail
