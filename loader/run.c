@@ -352,8 +352,8 @@ int cmd_run(int argc, char **argv)
 		if (rc->prog->kind == IOU_KIND_OP)
 			printf(", op id %d", iouring_bpf_op_id(rc->h));
 		else
-			printf(", binding %s", iouring_bpf_loop_api_desc(
-				iouring_bpf_loop_binding(rc->h)));
+			printf(", binding %s",
+			       iouring_bpf_loop_api_desc(iouring_bpf_loop_binding(rc->h)));
 		printf(")\n");
 	}
 	print_binding(rc);

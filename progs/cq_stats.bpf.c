@@ -148,8 +148,10 @@ IOU_LOOP_PROG(cq_stats_loop)
 	seen_valid = 1;
 
 	if (!iou_sees_enter_args()) {
-		/* mainline: a submission returns, a wait waits (see above);
-		 * the wait index is 0 on the first step of a call only */
+		/*
+		 * mainline: a submission returns, a wait waits (see above);
+		 * the wait index is 0 on the first step of a call only
+		 */
 		if (!iou_wait_target_get(L))
 			enter_tail = tail;
 		if (sub > 0)

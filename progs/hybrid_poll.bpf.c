@@ -75,8 +75,10 @@ IOU_LOOP_PROG(hybrid_poll_loop)
 	cur = iou_wait_target_get(L);
 	if (!in_wait || cur != last_target) {
 		in_wait = 1;
-		/* min_complete 0 leaves the target at the head: use `want`;
-		 * mainline does not say min_complete at all */
+		/*
+		 * min_complete 0 leaves the target at the head: use `want`;
+		 * mainline does not say min_complete at all
+		 */
 		app_target = iou_sees_enter_args() && cur != head ? cur :
 			     head + want;
 		wait_start = now;

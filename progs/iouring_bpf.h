@@ -19,7 +19,7 @@
  *      iou_wait_target(), iou_ring_init() and never touch struct
  *      iou_loop_state, iou_loop_params or region numbers directly: one
  *      object runs on all three kernels (section "loop binding" below);
-  *   4. exit info (like sched_ext's user_exit_info.h): IOU_EXIT_DONE() and
+ *   4. exit info (like sched_ext's user_exit_info.h): IOU_EXIT_DONE() and
  *      IOU_EXIT_ERROR() record why a program stopped, the loader prints it.
  */
 #ifndef __IOURING_BPF_H
@@ -249,8 +249,10 @@ const volatile __u32 iou_api;
 #define IOU_WAIT		0	/* IOU_RES_WAIT, IOU_LOOP_CONTINUE */
 #define IOU_STOP		1	/* IOU_RES_STOP, IOU_LOOP_STOP */
 
-/* mainline's types: vmlinux.h comes from our kernel, which lacks them.
- * libbpf matches a struct_ops type by its name without the ___flavour. */
+/*
+ * mainline's types: vmlinux.h comes from our kernel, which lacks them.
+ * libbpf matches a struct_ops type by its name without the ___flavour.
+ */
 struct iou_loop_params___mainline;
 struct io_uring_bpf_ops___mainline {
 	int (*loop_step)(void *ctx, struct iou_loop_params___mainline *lp);
