@@ -173,8 +173,3 @@ const char *iou_kind_name(enum iou_kind kind)
 	return kind == IOU_KIND_OP ? "op" : "loop";
 }
 
-const char *iou_kind_type(enum iou_kind kind)
-{
-	return kind == IOU_KIND_OP ? "uring_bpf_ops" :
-	       "io_uring_ops or io_uring_bpf_ops";
-}

@@ -10,7 +10,7 @@
 
 enum iou_kind {
 	IOU_KIND_OP,		/* struct uring_bpf_ops: an IORING_OP_BPF op */
-	IOU_KIND_LOOP,		/* struct io_uring_ops: the loop hook */
+	IOU_KIND_LOOP,		/* the loop hook: io_uring_ops or io_uring_bpf_ops */
 };
 
 #define IOU_MAX_PARAMS	8
@@ -47,6 +47,5 @@ const struct iou_prog *catalog_find(const char *name);
 const struct iou_param *catalog_param(const struct iou_prog *p,
 				      const char *name);
 const char *iou_kind_name(enum iou_kind kind);
-const char *iou_kind_type(enum iou_kind kind);	/* the struct_ops type */
 
 #endif /* __IOURING_BPF_CATALOG_H */
