@@ -19,6 +19,8 @@
 #                      ICOUNT=1: deterministic timing, QEMU -icount
 #                      shift=$(ICOUNT_SHIFT) (default 0), in bench/results/icount/;
 #                      BENCH_RUNS=R runs per mode (default 5)
+#   make install       the CLI, libiouring-bpf.a with its header and
+#                      iouring-bpf.pc, the man page (PREFIX, DESTDIR)
 #   make clean         remove build products in the work tree (not the cache;
 #                      the cache is $(IOURING_BPF_CACHE): rm -rf it to start over)
 #
@@ -46,7 +48,7 @@ JOBS ?= $(shell nproc)
 BTF ?=
 TESTS_ARGS ?=
 
-.PHONY: all deps tools kernel kernel-debug stock-kernel vmlinux.h test-prep test demo bench clean
+.PHONY: all deps tools kernel kernel-debug stock-kernel vmlinux.h test-prep test demo bench install clean
 
 all: tools kernel
 
@@ -111,6 +113,14 @@ ICOUNT_SHIFT ?= 0
 BENCH_RUNS ?= 5
 bench: deps tools kernel
 	bench/run $(if $(filter-out 0 no,$(ICOUNT)),--icount $(ICOUNT_SHIFT)) --runs $(BENCH_RUNS)
+
+# The CLI, libiouring-bpf.a + iouring-bpf.h + iouring-bpf.pc, the man page:
+#   make install [PREFIX=/usr/local] [DESTDIR=...]
+# No kernel needed: the system's libbpf/bpftool if >= 1.5/7.5, else the
+# kernel source's (make tools); the build says which.
+PREFIX ?= /usr/local
+install:
+	$(MAKE) -C loader install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 clean:
 	@if [ -f loader/Makefile ]; then $(MAKE) -C loader clean; fi

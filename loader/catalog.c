@@ -110,6 +110,7 @@ const struct iou_prog iou_catalog[] = {
 		.desc = "loop: wake the app for >= batch CQEs or after max_wait_us",
 		.elf = iou_batch_wait__elf_bytes,
 		.example = "iouring-bpf run batch-wait --count 64 --set batch=8",
+		.mainline_note = "no timeout in the hook: the rest of a batch is waited for by polling (CPU busy up to max_wait_us); a call that finds SQEs submits them and returns at once",
 		.params = {
 			{ "batch", "CQEs that make a batch" },
 			{ "max_wait_us", "deadline after the first CQE of a batch" },
@@ -122,6 +123,7 @@ const struct iou_prog iou_catalog[] = {
 		.desc = "loop: poll the CQ up to spin_us before sleeping",
 		.elf = iou_hybrid_poll__elf_bytes,
 		.example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
+		.mainline_note = "the hook hides min_complete: every wait is for `want` CQEs; a call that finds SQEs submits them and returns at once",
 		.params = {
 			{ "spin_us", "microseconds to poll before sleeping" },
 			{ "want", "CQEs to wait for when io_uring_enter's min_complete is 0" },
@@ -134,8 +136,10 @@ const struct iou_prog iou_catalog[] = {
 		.desc = "loop: count completions by result and latency, change nothing",
 		.elf = iou_cq_stats__elf_bytes,
 		.example = "iouring-bpf run cq-stats --count 256",
+		.mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted",
 		.params = {
 			{ "ud_is_ts", "1: user_data is the submit time (ns), histogram latency (run sets 1)" },
+			{ "wait_nr", "mainline only: new CQEs a wait waits for (v3 keeps the caller's min_complete)" },
 		},
 		.setup = setup_cq_stats, .workload = run_cq_stats,
 	},
@@ -169,7 +173,3 @@ const char *iou_kind_name(enum iou_kind kind)
 	return kind == IOU_KIND_OP ? "op" : "loop";
 }
 
-const char *iou_kind_type(enum iou_kind kind)
-{
-	return kind == IOU_KIND_OP ? "uring_bpf_ops" : "io_uring_ops";
-}

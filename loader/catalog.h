@@ -10,7 +10,7 @@
 
 enum iou_kind {
 	IOU_KIND_OP,		/* struct uring_bpf_ops: an IORING_OP_BPF op */
-	IOU_KIND_LOOP,		/* struct io_uring_ops: the loop hook */
+	IOU_KIND_LOOP,		/* the loop hook: io_uring_ops or io_uring_bpf_ops */
 };
 
 #define IOU_MAX_PARAMS	8
@@ -32,6 +32,8 @@ struct iou_prog {
 	const char	*count_param;	/* what --count sets (NULL: workload) */
 	const char	*depth_param;	/* what --depth sets (NULL: unused) */
 	const char	*example;	/* an `iouring-bpf run` line */
+	/* what differs on mainline's hook (Linux 7.1+); NULL: nothing */
+	const char	*mainline_note;
 	struct iou_param params[IOU_MAX_PARAMS];
 	/* built-in workload for `run`; NULL outside the CLI (weak) */
 	int		(*setup)(struct run_ctx *rc);	/* before load */
@@ -45,6 +47,5 @@ const struct iou_prog *catalog_find(const char *name);
 const struct iou_param *catalog_param(const struct iou_prog *p,
 				      const char *name);
 const char *iou_kind_name(enum iou_kind kind);
-const char *iou_kind_type(enum iou_kind kind);	/* the struct_ops type */
 
 #endif /* __IOURING_BPF_CATALOG_H */

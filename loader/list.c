@@ -14,8 +14,9 @@ static void print_text(const struct iou_prog *p, struct iouring_bpf *h)
 	int i;
 
 	printf("%-12s %-4s %s\n", p->name, iou_kind_name(p->kind), p->desc);
-	printf("%-12s      struct %s, progs/%s", "", iou_kind_type(p->kind),
-	       p->file);
+	printf("%-12s      struct %s, progs/%s", "",
+	       p->kind == IOU_KIND_OP ? "uring_bpf_ops" :
+	       "io_uring_ops (v3) + io_uring_bpf_ops (mainline 7.1+)", p->file);
 	if (p->kind == IOU_KIND_OP && h)
 		printf(", op id %d", iouring_bpf_op_id(h));
 	printf("\n");
@@ -28,6 +29,8 @@ static void print_text(const struct iou_prog *p, struct iouring_bpf *h)
 			       v, p->params[i].help);
 	}
 	printf("%-12s      e.g. %s\n", "", p->example);
+	if (p->mainline_note)
+		printf("%-12s      on mainline: %s\n", "", p->mainline_note);
 }
 
 static void print_json(const struct iou_prog *p, struct iouring_bpf *h,
@@ -38,8 +41,10 @@ static void print_json(const struct iou_prog *p, struct iouring_bpf *h,
 
 	printf("%s\n    {\"name\": ", first ? "" : ",");
 	json_str(stdout, p->name);
-	printf(", \"kind\": \"%s\", \"struct_ops\": \"%s\", \"file\": ",
-	       iou_kind_name(p->kind), iou_kind_type(p->kind));
+	printf(", \"kind\": \"%s\", \"struct_ops\": %s, \"file\": ",
+	       iou_kind_name(p->kind), p->kind == IOU_KIND_OP ?
+	       "[\"uring_bpf_ops\"]" :
+	       "[\"io_uring_ops\", \"io_uring_bpf_ops\"]");
 	json_str(stdout, p->file);
 	printf(", \"description\": ");
 	json_str(stdout, p->desc);
@@ -47,6 +52,11 @@ static void print_json(const struct iou_prog *p, struct iouring_bpf *h,
 		printf(", \"op_id\": %d", iouring_bpf_op_id(h));
 	printf(", \"example\": ");
 	json_str(stdout, p->example);
+	printf(", \"mainline_note\": ");
+	if (p->mainline_note)
+		json_str(stdout, p->mainline_note);
+	else
+		printf("null");
 	printf(", \"params\": [");
 	for (i = 0; i < IOU_MAX_PARAMS && p->params[i].name; i++) {
 		printf("%s{\"name\": ", i ? ", " : "");

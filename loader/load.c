@@ -84,9 +84,13 @@ static const struct argp argp = {
 	"it stays attached after this command exits; `iouring-bpf unload NAME` "
 	"removes it. An op program (struct uring_bpf_ops) registers an "
 	"IORING_OP_BPF op id for every ring created with IORING_SETUP_BPF. A "
-	"loop program (struct io_uring_ops) needs --ring PID:FD: an io_uring of "
-	"a running process, created with IORING_SETUP_SINGLE_ISSUER|"
-	"IORING_SETUP_DEFER_TASKRUN.", NULL, NULL, NULL,
+	"loop program needs --ring PID:FD: an io_uring of a running process, "
+	"created with IORING_SETUP_SINGLE_ISSUER|IORING_SETUP_DEFER_TASKRUN. "
+	"The binding follows the kernel's BTF: v3's struct io_uring_ops (the "
+	"project's kernel) or mainline's struct io_uring_bpf_ops (Linux 7.1+); "
+	"a FILE.bpf.o may carry either map or both, and only the kernel's is "
+	"created. Another process's ring is assumed to have no SQ array "
+	"(IORING_SETUP_NO_SQARRAY).", NULL, NULL, NULL,
 };
 
 /* a copy of fd `fd` of process `pid` in this process */
@@ -210,8 +214,9 @@ int cmd_load(int argc, char **argv)
 		printf("loaded %s: IORING_OP_BPF op id %d for every IORING_SETUP_BPF ring; pinned at %s\n",
 		       iouring_bpf_name(h), iouring_bpf_op_id(h), path);
 	else
-		printf("loaded %s: attached to the ring fd %d of process %d; pinned at %s\n",
-		       iouring_bpf_name(h), a.ring_fd, a.ring_pid, path);
+		printf("loaded %s: attached to the ring fd %d of process %d; pinned at %s\nbinding: %s\n",
+		       iouring_bpf_name(h), a.ring_fd, a.ring_pid, path,
+		       iouring_bpf_loop_api_desc(iouring_bpf_loop_binding(h)));
 	printf("unload with: iouring-bpf unload %s\n", pin);
 	goto out;
 fail:

@@ -6,12 +6,29 @@
 #include <argp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 #include "cli.h"
 #include "bench.h"
 
 int cli_verbose;
 
-const char *argp_program_version = "iouring-bpf 0.1";
+#ifndef IOURING_BPF_VERSION
+#define IOURING_BPF_VERSION	"0.2"
+#endif
+#ifndef IOURING_BPF_LIBBPF
+#define IOURING_BPF_LIBBPF	"?"
+#endif
+
+/* --version: ours, the libbpf we run with and where it came from */
+static void print_version(FILE *f, struct argp_state *state)
+{
+	(void)state;
+	fprintf(f, "iouring-bpf %s\nlibbpf %u.%u (%s)\n", IOURING_BPF_VERSION,
+		libbpf_major_version(), libbpf_minor_version(),
+		IOURING_BPF_LIBBPF);
+}
+
+void (*argp_program_version_hook)(FILE *, struct argp_state *) = print_version;
 
 static const struct {
 	const char *name;
@@ -28,11 +45,14 @@ static const struct {
 
 static const char doc[] =
 "Load, run and inspect io_uring BPF programs: IORING_OP_BPF operations\n"
-"(struct uring_bpf_ops) and loop programs (struct io_uring_ops).\n"
+"(struct uring_bpf_ops, the project's kernel only) and loop programs\n"
+"(mainline's struct io_uring_bpf_ops on Linux 7.1+, or v3's struct\n"
+"io_uring_ops on the project's kernel: the binding follows the kernel).\n"
 "\n"
 "Commands:\n"
 "  list [--json]                 the built-in programs and their parameters\n"
-"  probe [--json]                does this kernel have the features?\n"
+"  probe [--json]                does this kernel have the features, and\n"
+"                                which loop API (v3, mainline-7.1, -7.2)?\n"
 "  load PROG|FILE.bpf.o [--id N] [--ring PID:FD] [--set K=V]... [--name PIN]\n"
 "                                load, attach and pin (outlives the CLI)\n"
 "  unload NAME|OPID|all          remove what `load` pinned\n"
@@ -46,9 +66,10 @@ static const char doc[] =
 "`iouring-bpf COMMAND --help` describes each command.\n"
 "\n"
 "Exit codes: 0 success, 1 failure, 2 usage error, 3 this kernel lacks the\n"
-"feature (boot the project's kernel), 4 not privileged enough (CAP_BPF +\n"
-"CAP_PERFMON or CAP_SYS_ADMIN), 5 the verifier or kernel rejected the\n"
-"program.\v";
+"feature (loop programs: Linux 7.1+ or the project's kernel; op programs:\n"
+"the project's kernel), 4 not privileged enough (CAP_BPF + CAP_PERFMON or\n"
+"CAP_SYS_ADMIN), 5 the verifier or kernel rejected the program.\n"
+"--version: the version and the libbpf in use.\v";
 
 static const struct argp_option options[] = {
 	{ "verbose", 'v', NULL, 0, "Print libbpf's log (and the verifier's)", 0 },

@@ -47,6 +47,7 @@ struct probe {
 	struct item	items[MAX_ITEMS];
 	int		n;
 	struct btf	*btf;
+	enum iouring_bpf_loop_api api;
 };
 
 static struct item *add(struct probe *p, const char *name, enum group g,
@@ -71,13 +72,16 @@ static struct item *add(struct probe *p, const char *name, enum group g,
 
 static const char FIX_KERNEL[] =
 	"boot the project's kernel: make kernel; kernel/vm-run -- iouring-bpf probe";
+static const char FIX_LOOP[] =
+	"boot a stock Linux 7.1+ kernel (CONFIG_IO_URING_BPF_OPS) or the project's: make kernel; kernel/vm-run -- iouring-bpf probe";
 
 static void btf_item(struct probe *p, const char *label, const char *name,
 		     int kind, enum group g)
 {
 	int have = p->btf && btf__find_by_name_kind(p->btf, name, kind) > 0;
 
-	add(p, label, g, have, FIX_KERNEL, "%s %s %s", kind == BTF_KIND_FUNC ?
+	add(p, label, g, have, g == G_LOOP ? FIX_LOOP : FIX_KERNEL,
+	    "%s %s %s", kind == BTF_KIND_FUNC ?
 	    "kfunc" : "struct", name, have ? "in kernel BTF" :
 	    "not in kernel BTF");
 }
@@ -112,7 +116,7 @@ static void probe_rings(struct probe *p)
 		    "cannot ask: no io_uring");
 		add(p, "IORING_FEAT_BPF", G_OP, 0, FIX_KERNEL,
 		    "cannot ask: no io_uring");
-		add(p, "DEFER_TASKRUN rings", G_LOOP, 0, FIX_KERNEL,
+		add(p, "DEFER_TASKRUN rings", G_LOOP, 0, FIX_LOOP,
 		    "cannot ask: no io_uring");
 		return;
 	}
@@ -142,7 +146,7 @@ static void probe_rings(struct probe *p)
 	memset(&par, 0, sizeof(par));
 	par.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
 	fd = io_uring_setup_raw(4, &par);
-	add(p, "DEFER_TASKRUN rings", G_LOOP, fd >= 0, FIX_KERNEL,
+	add(p, "DEFER_TASKRUN rings", G_LOOP, fd >= 0, FIX_LOOP,
 	    fd >= 0 ? "SINGLE_ISSUER|DEFER_TASKRUN rings can be made%s" :
 	    "io_uring_setup(SINGLE_ISSUER|DEFER_TASKRUN): %s",
 	    fd >= 0 ? "" : strerror(-fd));
@@ -167,21 +171,21 @@ static void run_probe(struct probe *p)
 		 BTF_KIND_FUNC, G_OP);
 	btf_item(p, "kfunc io_uring_bpf_req_memcpy", "io_uring_bpf_req_memcpy",
 		 BTF_KIND_FUNC, G_OP);
-	btf_item(p, "io_uring_ops", "io_uring_ops", BTF_KIND_STRUCT, G_LOOP);
-	btf_item(p, "iou_loop_state", "iou_loop_state", BTF_KIND_STRUCT,
-		 G_LOOP);
+	p->api = iouring_bpf_kernel_loop_api();
+	add(p, "loop hook API", G_LOOP, p->api != IOURING_BPF_LOOP_NONE,
+	    FIX_LOOP, "%s", p->api != IOURING_BPF_LOOP_NONE ?
+	    iouring_bpf_loop_api_desc(p->api) :
+	    "neither struct io_uring_ops (v3) nor struct io_uring_bpf_ops (Linux 7.1+) in kernel BTF");
+	if (p->api == IOURING_BPF_LOOP_V3)
+		btf_item(p, "iou_loop_state", "iou_loop_state",
+			 BTF_KIND_STRUCT, G_LOOP);
+	else if (p->api != IOURING_BPF_LOOP_NONE)
+		btf_item(p, "iou_loop_params", "iou_loop_params",
+			 BTF_KIND_STRUCT, G_LOOP);
 	btf_item(p, "kfunc bpf_io_uring_submit_sqes", "bpf_io_uring_submit_sqes",
 		 BTF_KIND_FUNC, G_LOOP);
 	btf_item(p, "kfunc bpf_io_uring_get_region", "bpf_io_uring_get_region",
 		 BTF_KIND_FUNC, G_LOOP);
-	{
-		int m = p->btf && btf__find_by_name_kind(p->btf,
-				"io_uring_bpf_ops", BTF_KIND_STRUCT) > 0;
-
-		add(p, "mainline io_uring_bpf_ops", G_INFO, 1, NULL,
-		    "%s (Linux 7.1's loop hook; these programs use v3's io_uring_ops)",
-		    m ? "present" : "absent");
-	}
 
 	probe_rings(p);
 
@@ -221,8 +225,13 @@ int cmd_probe(int argc, char **argv)
 
 	json = cli_parse_json_only(argc, argv, "probe",
 	"Check that the running kernel has IORING_OP_BPF (struct uring_bpf_ops) "
-	"and the loop hook (struct io_uring_ops), and that we may load BPF. "
-	"Exit 0: all there; 3: the kernel lacks a feature; 4: not privileged.");
+	"and the loop hook, and name the loop API it has: v3's struct "
+	"io_uring_ops (the project's kernel) or mainline's struct "
+	"io_uring_bpf_ops (Linux 7.1; 7.2+ with an opaque struct iou_ctx), "
+	"which load, run and the library then use; and that we may load BPF. "
+	"Exit 0: all there; 3: the kernel lacks a feature (a stock 7.1+ "
+	"kernel lacks IORING_OP_BPF: the loop programs run there, see "
+	"\"loop_hook\" in --json); 4: not privileged.");
 	uname(&u);
 	run_probe(&p);
 	op = group_ok(&p, G_OP);
@@ -233,8 +242,10 @@ int cmd_probe(int argc, char **argv)
 	if (json) {
 		printf("{\"kernel\": ");
 		json_str(stdout, u.release);
-		printf(", \"op_bpf\": %s, \"loop_hook\": %s, \"privileged\": %s, \"status\": %d, \"items\": [",
+		printf(", \"op_bpf\": %s, \"loop_hook\": %s, \"loop_api\": \"%s\", \"privileged\": %s, \"status\": %d, \"items\": [",
 		       op ? "true" : "false", loop ? "true" : "false",
+		       iouring_bpf_loop_api_key(loop ? p.api :
+						IOURING_BPF_LOOP_NONE),
 		       priv ? "true" : "false", status);
 		for (i = 0; i < p.n; i++) {
 			struct item *it = &p.items[i];
@@ -267,10 +278,15 @@ int cmd_probe(int argc, char **argv)
 	}
 	printf("IORING_OP_BPF (uring_bpf_ops): %s\n", op ? "available" :
 	       "NOT available");
-	printf("loop hook (io_uring_ops):      %s\n", loop ? "available" :
-	       "NOT available");
-	if (status == EXIT_NOFEATURE)
-		printf("this kernel lacks the io_uring BPF features: boot the project's kernel (make kernel; kernel/vm-run -- iouring-bpf probe)\n");
+	if (loop)
+		printf("loop hook:                     available: %s\n",
+		       iouring_bpf_loop_api_desc(p.api));
+	else
+		printf("loop hook:                     NOT available\n");
+	if (status == EXIT_NOFEATURE && loop)
+		printf("the loop programs run on this kernel; IORING_OP_BPF needs the project's kernel (make kernel; kernel/vm-run -- iouring-bpf probe)\n");
+	else if (status == EXIT_NOFEATURE)
+		printf("this kernel lacks the io_uring BPF features: boot the project's kernel (make kernel; kernel/vm-run -- iouring-bpf probe), or a stock 7.1+ kernel for the loop programs\n");
 	else if (status == EXIT_PERM)
 		printf("the kernel has the features, but this process may not load BPF: run as root, or with CAP_BPF and CAP_PERFMON\n");
 	return status;

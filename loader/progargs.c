@@ -43,11 +43,9 @@ int prog_args_apply(const struct prog_args *pa, struct iouring_bpf *h,
 
 int prog_kernel_lacks(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
-	const char *type = iou_kind_type(iouring_bpf_kind(h) ==
-					 IOURING_BPF_KIND_OP ?
-					 IOU_KIND_OP : IOU_KIND_LOOP);
-
-	if (iouring_bpf_kernel_has_type(type) > 0)
+	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP ?
+	    iouring_bpf_kernel_has_type("uring_bpf_ops") > 0 :
+	    iouring_bpf_loop_binding(h) != IOURING_BPF_LOOP_NONE)
 		return 0;
 	/* fails in its kernel check, before libbpf loads anything */
 	iouring_bpf_load(h, err);

@@ -6,10 +6,12 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "run.h"
 #include "../progs/iou_exit_info.h"
 
@@ -79,7 +81,7 @@ long long now_ns(void)
 void rc_out(struct run_ctx *rc, const char *key, const char *fmt, ...)
 {
 	va_list ap;
-	char val[160];
+	char val[256];
 
 	va_start(ap, fmt);
 	vsnprintf(val, sizeof(val), fmt, ap);
@@ -203,6 +205,41 @@ static void print_exit_info(struct run_ctx *rc)
 	       ei->msg);
 }
 
+/*
+ * Mainline's hook has no timeout: a program that never says STOP would
+ * hang the run. A SIGALRM without SA_RESTART ends the wait with -EINTR.
+ */
+#define RUN_WATCHDOG_S	120
+static volatile sig_atomic_t watchdog_fired;
+
+static void watchdog(int sig)
+{
+	(void)sig;
+	watchdog_fired = 1;
+}
+
+static void watchdog_arm(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = watchdog;
+	sigaction(SIGALRM, &sa, NULL);
+	watchdog_fired = 0;
+	alarm(RUN_WATCHDOG_S);
+}
+
+static void print_binding(struct run_ctx *rc)
+{
+	enum iouring_bpf_loop_api api = iouring_bpf_loop_binding(rc->h);
+
+	if (rc->prog->kind != IOU_KIND_LOOP)
+		return;
+	rc_out(rc, "binding", "%s", iouring_bpf_loop_api_key(api));
+	if (rc->mainline && rc->prog->mainline_note)
+		rc_out(rc, "on_mainline", "%s", rc->prog->mainline_note);
+}
+
 static int make_ring(struct run_ctx *rc)
 {
 	unsigned int flags;
@@ -307,17 +344,30 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
+	rc->mainline = rc->prog->kind == IOU_KIND_LOOP &&
+		       iouring_bpf_loop_binding(rc->h) != IOURING_BPF_LOOP_V3;
 	if (!rc->json) {
 		printf("run %s (%s, struct %s", rc->prog->name,
-		       iou_kind_name(rc->prog->kind),
-		       iou_kind_type(rc->prog->kind));
+		       iou_kind_name(rc->prog->kind), iouring_bpf_ops_type(rc->h));
 		if (rc->prog->kind == IOU_KIND_OP)
 			printf(", op id %d", iouring_bpf_op_id(rc->h));
+		else
+			printf(", binding %s",
+			       iouring_bpf_loop_api_desc(iouring_bpf_loop_binding(rc->h)));
 		printf(")\n");
 	}
+	print_binding(rc);
+	if (rc->mainline)
+		watchdog_arm();
 	t0 = now_ns();
 	ret = rc->prog->workload(rc);
 	rc_num(rc, "elapsed_us", (now_ns() - t0) / 1000);
+	if (rc->mainline) {
+		alarm(0);
+		rc_check(rc, !watchdog_fired,
+			 "no STOP within %d s: the watchdog's SIGALRM ended the wait (mainline's hook has no timeout)",
+			 RUN_WATCHDOG_S);
+	}
 	print_exit_info(rc);
 	iouring_bpf_unlink(rc->h);
 	if (ret || rc->failed)
@@ -326,6 +376,8 @@ int cmd_run(int argc, char **argv)
 	if (rc->json) {
 		printf("{\"program\": ");
 		json_str(stdout, rc->prog->name);
+		printf(", \"struct_ops\": ");
+		json_str(stdout, iouring_bpf_ops_type(rc->h));
 		printf(", \"ok\": %s, \"failed_checks\": %d, \"results\": {",
 		       ret ? "false" : "true", rc->failed);
 		for (i = 0; i < rc->nout; i++) {

@@ -15,11 +15,14 @@ struct run_ctx {
 	long long		count;		/* --count, or -1 */
 	long long		depth;		/* --depth, or -1 */
 	int			json;
+	int			mainline;	/* loop program on mainline's
+						 * hook: io_uring_enter() returns
+						 * 0, has no timeout */
 	int			failed;		/* checks that failed */
 	int			nout;
 	struct {
 		char	key[40];
-		char	val[160];
+		char	val[256];
 		int	is_num;
 	} out[RUN_MAX_OUT];
 	void			*priv;		/* setup -> workload state */

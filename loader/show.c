@@ -11,6 +11,16 @@
 #include "pins.h"
 
 
+/* the loop binding a link of this type runs with on this kernel */
+static const char *binding_of(const char *type)
+{
+	if (!strcmp(type, "io_uring_ops"))
+		return iouring_bpf_loop_api_key(IOURING_BPF_LOOP_V3);
+	if (!strcmp(type, "io_uring_bpf_ops"))
+		return iouring_bpf_loop_api_key(iouring_bpf_kernel_loop_api());
+	return NULL;
+}
+
 static int ours(const char *type)
 {
 	return !strcmp(type, "uring_bpf_ops") || !strcmp(type, "io_uring_ops") ||
@@ -26,6 +36,7 @@ int cmd_show(int argc, char **argv)
 	json = cli_parse_json_only(argc, argv, "show",
 	"Show the io_uring BPF programs attached now: every struct_ops link of "
 	"type uring_bpf_ops or io_uring_ops (or mainline io_uring_bpf_ops), "
+	"the loop binding it runs with (v3, mainline-7.1, mainline-7.2), "
 	"the name it is pinned under in " PIN_DIR " if `load` made it, and "
 	"the program's counters and exit info (its .data/.bss globals).");
 	ret = links_all(&all, &nall);
@@ -48,8 +59,8 @@ int cmd_show(int argc, char **argv)
 	if (json)
 		printf("{\"links\": [");
 	else
-		printf("%-24s %6s %6s %-16s %-14s %s\n", "NAME", "LINK", "MAP",
-		       "MAP-NAME", "TYPE", "OP-ID");
+		printf("%-24s %6s %6s %-16s %-16s %-12s %s\n", "NAME", "LINK",
+		       "MAP", "MAP-NAME", "TYPE", "BINDING", "OP-ID");
 	for (i = 0; i < nall + npins; i++) {
 		struct link_desc *d = i < nall ? &all[i] : &pins[i - nall];
 
@@ -68,6 +79,9 @@ int cmd_show(int argc, char **argv)
 			json_str(stdout, d->type);
 			if (d->op_id >= 0)
 				printf(", \"op_id\": %d", d->op_id);
+			if (binding_of(d->type))
+				printf(", \"binding\": \"%s\"",
+				       binding_of(d->type));
 			if (i < nall)
 				print_prog_state(d, 1);
 			printf("}");
@@ -76,9 +90,11 @@ int cmd_show(int argc, char **argv)
 
 			if (d->op_id >= 0)
 				snprintf(opid, sizeof(opid), "%d", d->op_id);
-			printf("%-24s %6u %6u %-16s %-14s %s\n",
+			printf("%-24s %6u %6u %-16s %-16s %-12s %s\n",
 			       d->pin[0] ? d->pin : "-", d->link_id, d->map_id,
-			       d->map_name, d->type, opid);
+			       d->map_name, d->type,
+			       binding_of(d->type) ? binding_of(d->type) : "-",
+			       opid);
 			if (i < nall)
 				print_prog_state(d, 0);
 		}

@@ -2,10 +2,10 @@
 /*
  * batch-wait - wake the application only for a batch, or after a deadline.
  *
- * What it shows: the loop hook (Pavel Begunkov's v3, struct_ops
- * `io_uring_ops`) used as a wait policy rather than a submitter. The
- * application calls io_uring_enter(fd, 0, 1, IORING_ENTER_GETEVENTS) as
- * usual; the program decides when that returns:
+ * What it shows: the loop hook (v3's `io_uring_ops` on our kernel,
+ * mainline's `io_uring_bpf_ops` on Linux 7.1+) used as a wait policy
+ * rather than a submitter. The application calls io_uring_enter(fd, 0, 1,
+ * IORING_ENTER_GETEVENTS) as usual; the program decides when that returns:
  *
  *   - when at least `batch` CQEs are ready, or
  *   - when `max_wait_us` microseconds have passed since the program first
@@ -16,8 +16,19 @@
  * waiter's target (cq_tail = head + batch) and deadline (ls->timeout =
  * first seen + max_wait_us, never later than the caller's own timeout).
  * With min_complete 1 the kernel wakes the program at the first CQE, so
- * "first seen" is when that CQE was posted, give or take a wake-up. Counters: wakes_batch (returned with a full
- * batch), wakes_late (found the deadline already passed), steps.
+ * "first seen" is when that CQE was posted, give or take a wake-up.
+ *
+ * On mainline (7.1+) the meaning holds, the means differ: the hook has
+ * no timeout and runs the program on every io_uring_enter() instead of
+ * submitting. So a call that finds new SQEs in the SQ submits them and
+ * returns at once (a submission: the hook hides min_complete, so it
+ * cannot tell io_uring_submit() from a wait); a call that finds none
+ * waits for the first CQE asleep, and then for the rest of a batch by
+ * polling (the CPU stays busy until the batch or the deadline, at most
+ * max_wait_us); with no CQE ever coming it waits until a signal, not the
+ * caller's timeout. Counters: wakes_batch (returned with a full batch),
+ * wakes_late (found the deadline already passed), polls (mainline: calls
+ * spent polling), submits (mainline: calls that submitted), steps.
  *
  * Run:   iouring-bpf run batch-wait --count 64 --set batch=8 \
  *            --set max_wait_us=20000
@@ -37,17 +48,27 @@ const volatile __u64 max_wait_us = 1000;
 __u64 first_ns;		/* when the oldest unreaped CQE was first seen */
 __u32 first_head;	/* cq head at that time (the batch it belongs to) */
 __u32 have_first;
-__u64 wakes_batch, wakes_late, steps;
+__u64 wakes_batch, wakes_late, polls, submits, steps;
 
 IOU_LOOP_PROG(batch_wait_loop)
 {
 	struct iou_ring r;
 	__u32 head, ready;
 	__u64 now, deadline;
+	int sub;
 
 	steps++;
 	if (iou_ring_init(L, &r)) {
 		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
+		return IOU_STOP;
+	}
+	sub = iou_enter_submit(L, &r);
+	if (sub < 0) {
+		IOU_EXIT_ERROR(sub, 0, "submitting the app's SQEs failed");
+		return IOU_STOP;
+	}
+	if (sub > 0) {
+		submits++;
 		return IOU_STOP;
 	}
 	head = iou_cq_head_get(&r);
@@ -75,6 +96,12 @@ IOU_LOOP_PROG(batch_wait_loop)
 		wakes_late++;
 		have_first = 0;
 		return IOU_STOP;
+	}
+	if (!iou_has_wait_timeout()) {
+		/* no timeout to sleep with: be called again at once */
+		polls++;
+		iou_wait_target(L, iou_cq_tail_get(&r));
+		return IOU_WAIT;
 	}
 	iou_wait_target(L, head + batch);
 	if ((__s64)deadline < (__s64)iou_wait_timeout_get(L))

@@ -2,11 +2,12 @@
 /*
  * copy - copy a file with reads and writes issued from BPF.
  *
- * What it shows: a small state machine in the loop hook (Pavel Begunkov's
- * v3, struct_ops `io_uring_ops`) that replaces what IOSQE_IO_LINK cannot
- * express: "write exactly as many bytes as the read returned". A link of
- * READ -> WRITE would have to fix the write length up front. Here each CQE
- * decides the next SQE:
+ * What it shows: a small state machine in the loop hook (v3's struct_ops
+ * `io_uring_ops` on our kernel, mainline's `io_uring_bpf_ops` on Linux
+ * 7.1+: the same object and meaning on both) that replaces what
+ * IOSQE_IO_LINK cannot express: "write exactly as many bytes as the read
+ * returned". A link of READ -> WRITE would have to fix the write length up
+ * front. Here each CQE decides the next SQE:
  *
  *   READ  res > 0   WRITE those res bytes at the same offset
  *   READ  res == 0  end of file: STOP, exit info "done"
@@ -125,7 +126,7 @@ IOU_LOOP_PROG(copy_loop)
 		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
 		return IOU_STOP;
 	}
-	if (!iou_ring_can_submit(&r)) {
+	if (!iou_ring_can_submit(L, &r)) {
 		IOU_EXIT_ERROR(-EINVAL, 0, "the ring's SQ layout is not the one given");
 		return IOU_STOP;
 	}

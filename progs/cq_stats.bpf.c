@@ -2,8 +2,8 @@
 /*
  * cq-stats - watch every completion without changing what the app sees.
  *
- * What it shows: the loop hook (Pavel Begunkov's v3, struct_ops
- * `io_uring_ops`) as an observer. Each time the waiter wakes, the program
+ * What it shows: the loop hook (v3's `io_uring_ops` on our kernel,
+ * mainline's `io_uring_bpf_ops` on Linux 7.1+) as an observer. Each time the waiter wakes, the program
  * reads the CQEs posted since it last looked (without consuming them: the
  * CQ head is the application's) and counts them by result and by latency.
  * It keeps the kernel's wait target (cq.head + min_complete) and returns
@@ -17,6 +17,20 @@
  * `ud_is_ts` is 1 (the application puts the CLOCK_MONOTONIC ns of
  * submission in user_data), lat_hist[b]: completions whose latency, in
  * microseconds, has its highest bit at b (bucket 0: < 2 us).
+ *
+ * On mainline (7.1+) "change nothing" cannot fully hold: the hook runs
+ * the program on every io_uring_enter() instead of submitting, and hides
+ * to_submit, min_complete and the timeout. So the program submits the
+ * application's SQEs itself and guesses what the call was for: a call
+ * that finds new SQEs is a submission (submit them, return at once, as
+ * io_uring_submit() would); a call that finds none is a wait, which
+ * returns once `wait_nr` CQEs (default 1) have been posted since the call
+ * began, or at once when none of the requests it submitted is still in
+ * flight (so that a wait for nothing does not sleep forever: mainline has
+ * no timeout). Each wait makes progress, so liburing's wait loops end. An
+ * io_uring_submit_and_wait() thus returns after submitting (liburing's
+ * wait calls enter again), and io_uring_enter() returns 0, not the count
+ * submitted.
  *
  * Attach it to your own application's ring while it runs:
  *        iouring-bpf load cq-stats --ring PID:FD
@@ -37,10 +51,14 @@ IOU_EXIT_INFO_DEFINE();
 #define LAT_BUCKETS	32
 
 const volatile __u32 ud_is_ts;
+const volatile __u32 wait_nr = 1;	/* mainline: CQEs a wait waits for */
 
 __u32 seen, seen_valid;
 __u32 app_target, last_set, overridden;
 __u64 nr_cqes, nr_zero, nr_pos, nr_neg, steps, stops;
+__s64 inflight;		/* mainline: requests it submitted, not yet done */
+__u64 submits;		/* mainline: calls that submitted the app's SQEs */
+__u32 enter_tail;	/* mainline: the CQ tail when this call began */
 __u64 errno_count[ERRNO_MAX];
 __u64 lat_hist[LAT_BUCKETS];
 
@@ -82,6 +100,8 @@ static __always_inline void observe(struct io_uring_cqe *cqe, __u64 now)
 	__u32 e, b;
 
 	nr_cqes++;
+	if (!(cqe->flags & IOU_CQE_F_MORE))
+		inflight--;
 	if (res == 0) {
 		nr_zero++;
 	} else if (res > 0) {
@@ -104,12 +124,19 @@ IOU_LOOP_PROG(cq_stats_loop)
 	struct iou_ring r;
 	__u32 i, head, tail, from, n;
 	__u64 now;
+	int sub;
 
 	steps++;
 	if (iou_ring_init(L, &r)) {
 		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
 		return IOU_STOP;
 	}
+	sub = iou_enter_submit(L, &r);
+	if (sub < 0) {
+		IOU_EXIT_ERROR(sub, 0, "submitting the app's SQEs failed");
+		return IOU_STOP;
+	}
+	inflight += sub;
 	head = iou_cq_head_get(&r);
 	tail = iou_cq_tail_get(&r);
 	from = seen_valid && (__s32)(seen - head) > 0 ? seen : head;
@@ -119,6 +146,24 @@ IOU_LOOP_PROG(cq_stats_loop)
 		observe(iou_cqe_at(&r, from + i), now);
 	seen = from + i;
 	seen_valid = 1;
+
+	if (!iou_sees_enter_args()) {
+		/*
+		 * mainline: a submission returns, a wait waits (see above);
+		 * the wait index is 0 on the first step of a call only
+		 */
+		if (!iou_wait_target_get(L))
+			enter_tail = tail;
+		if (sub > 0)
+			submits++;
+		if (sub > 0 || tail - enter_tail >= wait_nr || inflight <= 0) {
+			stops++;
+			return IOU_STOP;
+		}
+		/* more to look at than one batch: come back at once */
+		iou_wait_target(L, i < n ? tail : enter_tail + wait_nr);
+		return IOU_WAIT;
+	}
 
 	/* the application's target, unless it is the one we set last time */
 	if (!overridden || iou_wait_target_get(L) != last_set)

@@ -2,8 +2,8 @@
 /*
  * hybrid-poll - poll the CQ for a bounded time before going to sleep.
  *
- * What it shows: the loop hook (Pavel Begunkov's v3, struct_ops
- * `io_uring_ops`) as a latency policy, and how the wait target steers the
+ * What it shows: the loop hook (v3's `io_uring_ops` on our kernel,
+ * mainline's `io_uring_bpf_ops` on Linux 7.1+) as a latency policy, and how the wait target steers the
  * kernel. While the completions the application waits for are not there,
  * the program keeps the waiter awake for up to `spin_us` microseconds: it
  * sets the wait target to the current CQ tail, which is already reached,
@@ -19,10 +19,17 @@
  * waits for `want` CQEs (the target it adapts); with min_complete k > 0 the
  * target is k, as usual.
  *
- * A fresh wait is recognised by the kernel's initial ls->cq_tail differing
+ * A fresh wait is recognised by the kernel's initial wait index differing
  * from the last target the program set. Counters: waits, polls (wake-ups
  * spent spinning), sleeps, done_polling / done_sleeping (STOPs while
- * still spinning / after sleeping).
+ * still spinning / after sleeping), submits.
+ *
+ * On mainline (7.1+) the hook hides io_uring_enter()'s arguments and
+ * submits nothing itself: a call that finds new SQEs submits them and
+ * returns at once (counted in `submits`, not a wait), and every wait is
+ * for `want` CQEs past the CQ head, whatever min_complete says. With the
+ * application entering with min_complete 0, as `run` does, the meaning
+ * is the same on both hooks.
  *
  * Run:   iouring-bpf run hybrid-poll --count 200 --set spin_us=200
  *        (200 timerfd reads, alternately 20 us and 2 ms away, each waited
@@ -40,17 +47,27 @@ const volatile __u32 want = 1;	/* CQEs to wait for when min_complete is 0 */
 
 __u32 in_wait, app_target, last_target, spinning;
 __u64 wait_start;
-__u64 waits, polls, sleeps, done_polling, done_sleeping, steps;
+__u64 waits, polls, sleeps, done_polling, done_sleeping, submits, steps;
 
 IOU_LOOP_PROG(hybrid_poll_loop)
 {
 	struct iou_ring r;
 	__u32 cur, head, tail, target;
 	__u64 now;
+	int sub;
 
 	steps++;
 	if (iou_ring_init(L, &r)) {
 		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
+		return IOU_STOP;
+	}
+	sub = iou_enter_submit(L, &r);
+	if (sub < 0) {
+		IOU_EXIT_ERROR(sub, 0, "submitting the app's SQEs failed");
+		return IOU_STOP;
+	}
+	if (sub > 0) {
+		submits++;
 		return IOU_STOP;
 	}
 	now = iou_now_ns();
@@ -58,8 +75,12 @@ IOU_LOOP_PROG(hybrid_poll_loop)
 	cur = iou_wait_target_get(L);
 	if (!in_wait || cur != last_target) {
 		in_wait = 1;
-		/* min_complete 0 leaves the target at the head: use `want` */
-		app_target = cur == head ? head + want : cur;
+		/*
+		 * min_complete 0 leaves the target at the head: use `want`;
+		 * mainline does not say min_complete at all
+		 */
+		app_target = iou_sees_enter_args() && cur != head ? cur :
+			     head + want;
 		wait_start = now;
 		spinning = 1;
 		waits++;

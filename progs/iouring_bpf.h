@@ -10,16 +10,15 @@
  *   2. ring access for loop programs: SQ/CQ through offsets that the loader
  *      copies from struct io_uring_params into .rodata before load (iou_*
  *      variables below), CQE walking, SQE filling (NOP, READ, WRITE, BPF op);
- *   3. a THIN binding to the two struct_ops types:
+ *   3. a THIN binding to the struct_ops types:
  *        IORING_OP_BPF ops     struct uring_bpf_ops   (Ming Lei's series)
- *        loop hook             struct io_uring_ops    (Pavel Begunkov's v3)
+ *        loop hook             struct io_uring_ops    (Pavel Begunkov's v3,
+ *                              our kernel) and struct io_uring_bpf_ops
+ *                              (mainline, Linux 7.1 and 7.2+)
  *      Programs use IOU_LOOP_PROG()/IOU_LOOP_OPS(), IOU_WAIT/IOU_STOP,
  *      iou_wait_target(), iou_ring_init() and never touch struct
- *      iou_loop_state or region numbers directly. Porting to mainline
- *      7.1's io_uring_bpf_ops (callback loop_step, struct iou_loop_params
- *      with cq_wait_idx, IOU_LOOP_CONTINUE/IOU_LOOP_STOP, regions
- *      IOU_REGION_MEM 0 / IOU_REGION_CQ 1 / IOU_REGION_SQ 2) changes only
- *      the section marked "loop binding" below;
+ *      iou_loop_state, iou_loop_params or region numbers directly: one
+ *      object runs on all three kernels (section "loop binding" below);
  *   4. exit info (like sched_ext's user_exit_info.h): IOU_EXIT_DONE() and
  *      IOU_EXIT_ERROR() record why a program stopped, the loader prints it.
  */
@@ -46,6 +45,7 @@
 
 #define IOU_SQE_IO_LINK		(1U << 2)
 #define IOU_SQE_ASYNC		(1U << 4)
+#define IOU_CQE_F_MORE		(1U << 1)	/* more CQEs to come for this request */
 
 #define IOU_SQE_SIZE		64
 #define IOU_CQE_SIZE		16
@@ -188,36 +188,86 @@ static __always_inline int iou_op_memcpy(struct uring_bpf_data *data,
 }
 
 /* ---------------------------------------------------------------------- */
-/* loop binding (struct io_uring_ops, v3) -- the only part a port touches */
+/* loop binding -- the one place that knows the three loop APIs           */
 
 /*
- * 7.1 port: IOU_WAIT -> IOU_LOOP_CONTINUE, IOU_STOP -> IOU_LOOP_STOP,
- * struct iou_loop_state -> struct iou_loop_params, "loop" -> "loop_step",
- * iou_wait_target() writes cq_wait_idx, iou_wait_timeout() has no
- * equivalent (make it a no-op), regions: rings -> IOU_REGION_CQ (1),
- * SQEs -> IOU_REGION_SQ (2).
+ * One object runs on three kernels. It carries two struct_ops maps that
+ * point at the same program; the loader creates the one the running
+ * kernel has (bpf_map__set_autocreate(other, false)) and tells the
+ * program which through iou_api (.rodata, so the verifier sees a constant
+ * and never looks at the other kernels' branches):
+ *
+ *   IOU_API_V3   our kernel: v3's struct io_uring_ops, callback `loop`,
+ *                struct iou_loop_state { cq_tail; timeout }, WAIT/STOP,
+ *                regions 0 rings / 1 SQEs
+ *   IOU_API_71   Linux 7.1: struct io_uring_bpf_ops, callback `loop_step`
+ *                (struct io_ring_ctx *, struct iou_loop_params *),
+ *                struct iou_loop_params { cq_wait_idx },
+ *                IOU_LOOP_CONTINUE 0 / IOU_LOOP_STOP 1, regions
+ *                IOU_REGION_MEM 0 / IOU_REGION_CQ 1 / IOU_REGION_SQ 2
+ *   IOU_API_72   Linux 7.2+: the same with an opaque struct iou_ctx *: a
+ *                program that reads through it fails verification
+ *
+ * The callback's two arguments are passed on untyped (void *): the kernel
+ * types them from its own BTF, and the kfuncs take them as they are. The
+ * wait index is the first 32 bits of both iou_loop_state and
+ * iou_loop_params (struct iou_loop_args below); only v3 has a timeout.
+ *
+ * How the hooks differ, as seen from a program:
+ *
+ *   v3 (tested in tests/cli and tests/kernel):
+ *  - io_uring_enter() submits the caller's SQEs, then runs the callback
+ *    on the wake-ups of its GETEVENTS wait: the wait first sleeps until
+ *    the kernel's target (cq.head + min_complete) is reached, so with
+ *    min_complete 0 the program runs at once;
+ *  - WAIT sleeps until the CQ tail reaches the target or the timeout (the
+ *    caller's, or the program's); a timeout ends the wait with 0 if CQEs
+ *    are ready, -ETIME if the CQ is empty.
+ *
+ *   mainline (7.1, 7.2):
+ *  - EVERY io_uring_enter() on the ring runs the loop instead of the
+ *    normal submit-and-wait, whatever its arguments: the kernel submits
+ *    none of the caller's SQEs, and the program cannot see to_submit,
+ *    min_complete or the caller's timeout. lp is zeroed once per
+ *    io_uring_enter() (wait index 0 on the first step), not per step;
+ *  - CONTINUE sleeps until the CQ tail reaches cq_wait_idx (at once if it
+ *    already has), runs task work, calls the program again. There is no
+ *    timeout: a program that needs a deadline keeps time itself
+ *    (iou_now_ns()) and polls; io_uring_enter() returns 0 after STOP,
+ *    -EINTR on a signal.
+ *
+ * Programs ask about behaviour, not versions: iou_kernel_submits(),
+ * iou_sees_enter_args(), iou_has_wait_timeout(), iou_enter_submit().
  */
+#define IOU_API_V3		0
+#define IOU_API_71		1
+#define IOU_API_72		2
+
+/* set by the loader before load (lib/attach.c), from the kernel's BTF */
+const volatile __u32 iou_api;
+
+#define IOU_WAIT		0	/* IOU_RES_WAIT, IOU_LOOP_CONTINUE */
+#define IOU_STOP		1	/* IOU_RES_STOP, IOU_LOOP_STOP */
+
 /*
- * How the v3 hook behaves, as seen from a program (tested in tests/cli):
- *  - the callback runs on wake-ups of io_uring_enter(GETEVENTS): the wait
- *    first sleeps until the kernel's target (cq.head + min_complete) is
- *    reached, so with min_complete 0 the program runs at once;
- *  - WAIT sleeps until the CQ tail reaches the target or the timeout; a
- *    timeout ends the wait with 0 if CQEs are ready, -ETIME if the CQ is
- *    empty;
- *  - once an IORING_OP_TIMEOUT request completes during a wait, the kernel
- *    considers the waiter woken for the rest of that wait: WAIT then
- *    means "call me again at once" (a busy loop) until the program says
- *    STOP. Use timerfds for delays in programs that wait.
+ * mainline's types: vmlinux.h comes from our kernel, which lacks them.
+ * libbpf matches a struct_ops type by its name without the ___flavour.
  */
-#define IOU_WAIT		IOU_RES_WAIT
-#define IOU_STOP		IOU_RES_STOP
-#define IOU_REGION_RINGS	0	/* SQ/CQ headers, CQEs, SQ array */
-#define IOU_REGION_SQES		1	/* the SQE array */
+struct iou_loop_params___mainline;
+struct io_uring_bpf_ops___mainline {
+	int (*loop_step)(void *ctx, struct iou_loop_params___mainline *lp);
+	__u32 ring_fd;
+	void *priv;
+};
+
+/* the wait index, at offset 0 in every version (no CO-RE relocation) */
+struct iou_loop_args {
+	__u32	cq_idx;
+};
 
 struct iou_loop {
-	struct io_ring_ctx	*ctx;
-	struct iou_loop_state	*ls;
+	void			*ctx;	/* io_ring_ctx (v3, 7.1), iou_ctx (7.2) */
+	struct iou_loop_args	*lp;	/* iou_loop_state / iou_loop_params */
 };
 
 /*
@@ -228,41 +278,92 @@ struct iou_loop {
 #define IOU_LOOP_PROG(fn)						\
 	static __always_inline int ____iou_##fn(struct iou_loop *L);	\
 	SEC("struct_ops.s/loop")					\
-	int BPF_PROG(fn, struct io_ring_ctx *ring, struct iou_loop_state *ls) \
+	int BPF_PROG(fn, void *ring, struct iou_loop_args *lp)		\
 	{								\
-		struct iou_loop ___l = { .ctx = ring, .ls = ls };	\
+		struct iou_loop ___l = { .ctx = ring, .lp = lp };	\
 									\
 		return ____iou_##fn(&___l);				\
 	}								\
 	static __always_inline int ____iou_##fn(struct iou_loop *L)
 
-/* `IOU_LOOP_OPS(name, fn);` -- the loader sets .ring_fd before load */
+/*
+ * `IOU_LOOP_OPS(name, fn);` -- both maps, name (v3) and name_ml
+ * (mainline); the loader creates one and sets its ring_fd before load.
+ */
 #define IOU_LOOP_OPS(__name, __fn)					\
 	SEC(".struct_ops.link") struct io_uring_ops __name = {		\
 		.loop = (void *)__fn,					\
+	};								\
+	SEC(".struct_ops.link")						\
+	struct io_uring_bpf_ops___mainline __name##_ml = {		\
+		.loop_step = (void *)__fn,				\
 	}
+
+/* the kernel submitted the caller's SQEs before calling us (v3) */
+static __always_inline int iou_kernel_submits(void)
+{
+	return iou_api == IOU_API_V3;
+}
+
+/* a fresh wait's target is cq.head + min_complete (v3); mainline: 0 */
+static __always_inline int iou_sees_enter_args(void)
+{
+	return iou_api == IOU_API_V3;
+}
+
+/* WAIT/CONTINUE can end on a timeout (v3 only) */
+static __always_inline int iou_has_wait_timeout(void)
+{
+	return iou_api == IOU_API_V3;
+}
+
+/* the program may read through the ctx pointer (not 7.2's iou_ctx) */
+static __always_inline int iou_ctx_readable(void)
+{
+	return iou_api != IOU_API_72;
+}
+
+static __always_inline __u32 iou_region_rings(void)
+{
+	return iou_api == IOU_API_V3 ? 0 : 1;	/* v3 rings, IOU_REGION_CQ */
+}
+
+static __always_inline __u32 iou_region_sqes(void)
+{
+	return iou_api == IOU_API_V3 ? 1 : 2;	/* v3 SQEs, IOU_REGION_SQ */
+}
 
 /* wake the waiter when the CQ tail reaches cq_tail */
 static __always_inline void iou_wait_target(struct iou_loop *L, __u32 cq_tail)
 {
-	L->ls->cq_tail = cq_tail;
+	L->lp->cq_idx = cq_tail;
 }
 
-/* the CQ tail the waiter wants: cq.head + min_complete on a fresh wait */
+/*
+ * the wait index as it is: v3 sets it to cq.head + min_complete on a
+ * fresh wait; mainline zeroes it once per io_uring_enter()
+ */
 static __always_inline __u32 iou_wait_target_get(struct iou_loop *L)
 {
-	return L->ls->cq_tail;
+	return L->lp->cq_idx;
 }
 
-/* end the wait (-ETIME) at abs_ns, CLOCK_MONOTONIC (bpf_ktime_get_ns()) */
+/*
+ * end the wait (-ETIME) at abs_ns, CLOCK_MONOTONIC (bpf_ktime_get_ns());
+ * v3 only: mainline has no timeout, the call does nothing there
+ */
 static __always_inline void iou_wait_timeout(struct iou_loop *L, __u64 abs_ns)
 {
-	L->ls->timeout = abs_ns;
+	if (iou_has_wait_timeout())
+		((struct iou_loop_state *)L->lp)->timeout = abs_ns;
 }
 
+/* the wait's timeout (v3); mainline: never (S64_MAX) */
 static __always_inline __u64 iou_wait_timeout_get(struct iou_loop *L)
 {
-	return L->ls->timeout;
+	if (iou_has_wait_timeout())
+		return ((struct iou_loop_state *)L->lp)->timeout;
+	return 0x7fffffffffffffffULL;
 }
 
 /* submit nr SQEs (after iou_sq_commit()); returns how many were taken */
@@ -301,17 +402,40 @@ struct iou_ring {
 	__u32	sq_ok;		/* the SQ layout we were given is the ring's */
 };
 
+/*
+ * Does the ring have the SQ layout the loader gave us (iou_sq_array)?
+ * The loader knows for rings it made; for another process's ring it
+ * assumes NO_SQARRAY. v3 and 7.1 read the ring's flags through the ctx.
+ * 7.2's ctx is opaque: there the flags word is read with
+ * bpf_probe_read_kernel() at the offset CO-RE gives for io_ring_ctx
+ * (the iou_ctx pointer is the io_ring_ctx); -1 if that read fails.
+ */
+static __always_inline int iou_ring_sq_layout_ok(struct iou_loop *L)
+{
+	unsigned int flags = 0;
+
+	if (iou_ctx_readable()) {
+		flags = ((struct io_ring_ctx *)L->ctx)->flags;
+	} else if (bpf_probe_read_kernel(&flags, sizeof(flags),
+			(__u8 *)L->ctx +
+			bpf_core_field_offset(struct io_ring_ctx, flags))) {
+		return -1;
+	}
+	return !(flags & IOU_SETUP_NO_SQARRAY) == !!iou_sq_array;
+}
+
 /* map the regions; 0 or -EFAULT (then the program should IOU_EXIT_ERROR) */
 static __always_inline int iou_ring_init(struct iou_loop *L,
 					 struct iou_ring *r)
 {
 	__u8 *rings, *sqes;
 
-	rings = bpf_io_uring_get_region(L->ctx, IOU_REGION_RINGS,
+	rings = bpf_io_uring_get_region(L->ctx, iou_region_rings(),
 					iou_rings_size);
 	if (!rings)
 		return -EFAULT;
-	sqes = bpf_io_uring_get_region(L->ctx, IOU_REGION_SQES, iou_sqes_size);
+	sqes = bpf_io_uring_get_region(L->ctx, iou_region_sqes(),
+				       iou_sqes_size);
 	if (!sqes)
 		return -EFAULT;
 	r->rings = rings;
@@ -322,18 +446,18 @@ static __always_inline int iou_ring_init(struct iou_loop *L,
 	r->cq_tail_p = (__u32 *)(rings + iou_cq_tail);
 	r->sq_tail = *(volatile __u32 *)r->sq_tail_p;
 	r->sq_queued = 0;
-	/*
-	 * Filling SQEs needs to know whether the ring has an SQ array. The
-	 * loader knows for rings it made; for another process's ring it
-	 * assumes NO_SQARRAY. Check against the ring itself.
-	 */
-	r->sq_ok = !(L->ctx->flags & IOU_SETUP_NO_SQARRAY) == !!iou_sq_array;
+	r->sq_ok = 0;
 	return 0;
 }
 
-/* may this program fill SQEs? (see sq_ok) */
-static __always_inline int iou_ring_can_submit(struct iou_ring *r)
+/*
+ * may this program fill SQEs? Checks the SQ layout against the ring (see
+ * iou_ring_sq_layout_ok()); call it once after iou_ring_init()
+ */
+static __always_inline int iou_ring_can_submit(struct iou_loop *L,
+					       struct iou_ring *r)
 {
+	r->sq_ok = iou_ring_sq_layout_ok(L) == 1;
 	return r->sq_ok;
 }
 
@@ -457,6 +581,24 @@ static __always_inline int iou_submit_all(struct iou_loop *L, __u32 n)
 	if (ret == n)
 		return 0;
 	return ret < 0 ? ret : -EAGAIN;
+}
+
+/*
+ * Mainline runs the program instead of submitting the caller's SQEs: a
+ * program whose meaning includes "the application's requests run" calls
+ * this on each step. It submits what the application published (SQ tail
+ * - head) and returns how many went in (<0: the kfunc's error). On v3 the
+ * kernel has submitted them before the wait: it does nothing, returns 0.
+ */
+static __always_inline int iou_enter_submit(struct iou_loop *L,
+					    struct iou_ring *r)
+{
+	__u32 n;
+
+	if (iou_kernel_submits())
+		return 0;
+	n = iou_sq_pending(r);
+	return n ? iou_submit(L, n) : 0;
 }
 
 static __always_inline void iou_prep_nop(struct io_uring_sqe *sqe,

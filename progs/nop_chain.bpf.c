@@ -3,12 +3,15 @@
  * nop-chain - issue N NOPs from BPF, each as the previous ones complete.
  *
  * What it shows: the loop hook of Pavel Begunkov's "BPF controlled
- * io_uring" (v3): a struct_ops of type `io_uring_ops` attached to one ring
- * (by ring_fd) whose `loop` callback runs inside io_uring_enter()'s wait.
- * It reaps CQEs, fills SQEs and submits them with
- * bpf_io_uring_submit_sqes() without going back to user space: the whole
- * workload is one io_uring_enter(fd, 0, 0, IORING_ENTER_GETEVENTS). This is
- * Pavel's benchmark, done in BPF instead of as 2-NOP links.
+ * io_uring": a struct_ops attached to one ring (by ring_fd) whose callback
+ * runs inside io_uring_enter() -- v3's `io_uring_ops` (`loop`, run in the
+ * wait) on our kernel, mainline's `io_uring_bpf_ops` (`loop_step`, run
+ * instead of the submit-and-wait) on Linux 7.1+; the same object runs on
+ * both, with the same meaning. It reaps CQEs, fills SQEs and submits
+ * them with bpf_io_uring_submit_sqes() without going back to user space:
+ * the whole workload is one io_uring_enter(fd, 0, 0,
+ * IORING_ENTER_GETEVENTS). This is Pavel's benchmark, done in BPF instead
+ * of as 2-NOP links.
  *
  * Parameters (rodata): nr = NOPs to complete in total, depth = how many
  * may be in flight (1 = strictly sequential: the next NOP is queued only
@@ -61,7 +64,7 @@ IOU_LOOP_PROG(nop_chain_loop)
 		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
 		return IOU_STOP;
 	}
-	if (!iou_ring_can_submit(&r)) {
+	if (!iou_ring_can_submit(L, &r)) {
 		IOU_EXIT_ERROR(-EINVAL, 0, "the ring's SQ layout is not the one given");
 		return IOU_STOP;
 	}

@@ -52,11 +52,6 @@ static const char *kernel_release(void)
 	return u.release;
 }
 
-static const char *kind_type(enum iouring_bpf_kind kind)
-{
-	return kind == IOURING_BPF_KIND_OP ? "uring_bpf_ops" : "io_uring_ops";
-}
-
 static const char *kind_feature(enum iouring_bpf_kind kind)
 {
 	return kind == IOURING_BPF_KIND_OP ?
@@ -64,12 +59,52 @@ static const char *kind_feature(enum iouring_bpf_kind kind)
 	       "the io_uring loop hook (Pavel Begunkov's series)";
 }
 
-/* the object's one struct_ops map, and which of our two types it is */
+/* a type name without its ___flavour, as libbpf matches it */
+static int type_is(const char *name, const char *want)
+{
+	size_t n = strlen(want);
+
+	return !strncmp(name, want, n) &&
+	       (!name[n] || !strncmp(name + n, "___", 3));
+}
+
+/*
+ * The loop binding: the map for the kernel's loop API if the object has
+ * one. The other map is not created (libbpf then does not load programs
+ * only it refers to).
+ */
+static void choose_loop_map(struct iouring_bpf *h)
+{
+	enum iouring_bpf_loop_api api = iouring_bpf_kernel_loop_api();
+
+	h->api = IOURING_BPF_LOOP_NONE;
+	if (api == IOURING_BPF_LOOP_V3 && h->ops_v3) {
+		h->ops = h->ops_v3;
+		h->api = api;
+	} else if (api != IOURING_BPF_LOOP_NONE &&
+		   api != IOURING_BPF_LOOP_V3 && h->ops_ml) {
+		h->ops = h->ops_ml;
+		h->api = api;
+	} else {
+		/* no match: check_kernel() says why at load */
+		h->ops = h->ops_v3 ? h->ops_v3 : h->ops_ml;
+	}
+	if (h->ops_v3 && h->ops != h->ops_v3)
+		bpf_map__set_autocreate(h->ops_v3, false);
+	if (h->ops_ml && h->ops != h->ops_ml)
+		bpf_map__set_autocreate(h->ops_ml, false);
+}
+
+/*
+ * The object's struct_ops maps: one struct uring_bpf_ops (an op), or a
+ * loop program's struct io_uring_ops (v3) and/or struct io_uring_bpf_ops
+ * (mainline), at most one of each.
+ */
 static int find_ops(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	struct btf *btf = bpf_object__btf(h->obj);
-	struct bpf_map *map;
-	int n = 0;
+	struct bpf_map *map, *op = NULL;
+	int nop = 0, nv3 = 0, nml = 0;
 
 	bpf_object__for_each_map(map, h->obj) {
 		const struct btf_type *t;
@@ -80,22 +115,33 @@ static int find_ops(struct iouring_bpf *h, struct iouring_bpf_error *err)
 		t = btf ? btf__type_by_id(btf, bpf_map__btf_value_type_id(map))
 			: NULL;
 		tn = t ? btf__name_by_offset(btf, t->name_off) : "?";
-		if (!strcmp(tn, "uring_bpf_ops")) {
-			h->kind = IOURING_BPF_KIND_OP;
-		} else if (!strcmp(tn, "io_uring_ops")) {
-			h->kind = IOURING_BPF_KIND_LOOP;
+		if (type_is(tn, "uring_bpf_ops")) {
+			op = map;
+			nop++;
+		} else if (type_is(tn, "io_uring_ops")) {
+			h->ops_v3 = map;
+			nv3++;
+		} else if (type_is(tn, "io_uring_bpf_ops")) {
+			h->ops_ml = map;
+			nml++;
 		} else {
 			return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
-				"%s: struct_ops map '%s' is a 'struct %s'; this tool loads 'struct uring_bpf_ops' or 'struct io_uring_ops' only",
+				"%s: struct_ops map '%s' is a 'struct %s'; this tool loads 'struct uring_bpf_ops', 'struct io_uring_ops' or 'struct io_uring_bpf_ops' only",
 				h->name, bpf_map__name(map), tn);
 		}
-		h->ops = map;
-		n++;
 	}
-	if (n != 1)
+	if (nop == 1 && !nv3 && !nml) {
+		h->kind = IOURING_BPF_KIND_OP;
+		h->ops = op;
+		h->api = IOURING_BPF_LOOP_NONE;
+	} else if (!nop && nv3 <= 1 && nml <= 1 && nv3 + nml) {
+		h->kind = IOURING_BPF_KIND_LOOP;
+		choose_loop_map(h);
+	} else {
 		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
-			"%s: has %d struct_ops maps; put exactly one SEC(\".struct_ops.link\") struct uring_bpf_ops or struct io_uring_ops in it",
-			h->name, n);
+			"%s: has %d uring_bpf_ops, %d io_uring_ops and %d io_uring_bpf_ops struct_ops maps; put in one SEC(\".struct_ops.link\") struct uring_bpf_ops, or a loop program's struct io_uring_ops and/or struct io_uring_bpf_ops (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
+			h->name, nop, nv3, nml);
+	}
 	/* pinnable links need BPF_F_LINK (SEC(".struct_ops.link")) */
 	if (!(bpf_map__map_flags(h->ops) & BPF_F_LINK))
 		bpf_map__set_map_flags(h->ops,
@@ -344,25 +390,68 @@ int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 	m = ops_member_ptr(h->obj, h->ops, "ring_fd", &sz);
 	if (!m || sz != 4)
 		return iou_fail(err, IOURING_BPF_FAIL, EINVAL,
-				"%s: struct io_uring_ops has no 32-bit ring_fd",
-				h->name);
+				"%s: its struct %s has no 32-bit ring_fd",
+				h->name, iouring_bpf_ops_type(h));
 	*(__u32 *)m = ring_fd;
 	return 0;
 }
 
+static int check_btf(struct iouring_bpf_error *err)
+{
+	int ret = iou_kernel_has("io_uring_ops", BTF_KIND_STRUCT);
+
+	if (ret >= 0)
+		return 0;
+	return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
+		"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel (make kernel, kernel/vm-run) or a stock Linux 7.1+ kernel",
+		kernel_release(), strerror(-ret));
+}
+
 static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
-	const char *type = kind_type(h->kind);
-	int ret = iou_kernel_has(type, BTF_KIND_STRUCT);
+	enum iouring_bpf_loop_api api;
+	int ret = check_btf(err);
 
-	if (ret < 0)
-		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
-			"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel (make kernel, kernel/vm-run)",
-			kernel_release(), strerror(-ret));
-	if (!ret)
+	if (ret)
+		return ret;
+	if (h->kind == IOURING_BPF_KIND_OP) {
+		if (iou_kernel_has("uring_bpf_ops", BTF_KIND_STRUCT) > 0)
+			return 0;
 		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
-			"kernel %s lacks %s: its BTF has no 'struct %s'. Boot the project's patched kernel (make kernel; kernel/vm-run CMD), `iouring-bpf probe` lists what is missing",
-			kernel_release(), kind_feature(h->kind), type);
+			"kernel %s lacks %s: its BTF has no 'struct uring_bpf_ops' (no released kernel has it). Boot the project's patched kernel (make kernel; kernel/vm-run CMD), `iouring-bpf probe` lists what is missing",
+			kernel_release(), kind_feature(h->kind));
+	}
+	if (h->api != IOURING_BPF_LOOP_NONE)
+		return 0;
+	api = iouring_bpf_kernel_loop_api();
+	if (api == IOURING_BPF_LOOP_NONE)
+		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+			"kernel %s lacks %s: its BTF has neither 'struct io_uring_ops' (v3, the project's kernel) nor 'struct io_uring_bpf_ops' (Linux 7.1+). Boot the project's kernel (make kernel; kernel/vm-run CMD) or a stock 7.1+ kernel; `iouring-bpf probe` lists what is missing",
+			kernel_release(), kind_feature(h->kind));
+	if (api == IOURING_BPF_LOOP_V3)
+		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+			"%s is written for mainline's struct io_uring_bpf_ops (Linux 7.1+) only; kernel %s has v3's struct io_uring_ops: run it on a 7.1+ kernel, or add a struct io_uring_ops map (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
+			h->name, kernel_release());
+	return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+		"%s is written for v3's struct io_uring_ops (the project's kernel) only; kernel %s has %s: add a struct io_uring_bpf_ops map (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
+		h->name, kernel_release(), iouring_bpf_loop_api_desc(api));
+}
+
+/* tell a program built with progs/iouring_bpf.h its binding (iou_api) */
+static int set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
+{
+	const char *sec;
+	size_t size;
+	void *p;
+
+	if (h->kind != IOURING_BPF_KIND_LOOP)
+		return 0;
+	p = objvar_ptr(h->obj, "iou_api", &size, &sec);
+	if (!p || strcmp(sec, ".rodata"))
+		return 0;
+	if (int_put(p, size, 0, h->api))
+		return iou_fail(err, IOURING_BPF_FAIL, ERANGE,
+				"%s: iou_api does not fit", h->name);
 	return 0;
 }
 
@@ -371,6 +460,9 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	int ret;
 
 	ret = check_kernel(h, err);
+	if (ret)
+		return ret;
+	ret = set_api_var(h, err);
 	if (ret)
 		return ret;
 	iou_log_reset();
@@ -543,6 +635,18 @@ enum iouring_bpf_kind iouring_bpf_kind(const struct iouring_bpf *h)
 const char *iouring_bpf_name(const struct iouring_bpf *h)
 {
 	return h->name;
+}
+
+enum iouring_bpf_loop_api iouring_bpf_loop_binding(const struct iouring_bpf *h)
+{
+	return h->api;
+}
+
+const char *iouring_bpf_ops_type(const struct iouring_bpf *h)
+{
+	if (h->kind == IOURING_BPF_KIND_OP)
+		return "uring_bpf_ops";
+	return h->ops == h->ops_v3 ? "io_uring_ops" : "io_uring_bpf_ops";
 }
 
 int iouring_bpf_op_id(const struct iouring_bpf *h)

@@ -13,7 +13,10 @@ struct iouring_bpf {
 	const struct iou_prog	*prog;		/* NULL for a user's .bpf.o */
 	char			name[64];
 	enum iouring_bpf_kind	kind;
-	struct bpf_map		*ops;		/* the struct_ops map */
+	struct bpf_map		*ops;		/* the struct_ops map we create */
+	struct bpf_map		*ops_v3;	/* loop: struct io_uring_ops */
+	struct bpf_map		*ops_ml;	/* loop: struct io_uring_bpf_ops */
+	enum iouring_bpf_loop_api api;		/* loop: binding of ops, or NONE */
 	struct bpf_link		*link;
 	int			op_id;
 	int			loaded;

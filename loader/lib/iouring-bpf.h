@@ -14,9 +14,12 @@
  *	... io_uring_enter() as usual ...
  *	iouring_bpf_detach(h);
  *
- * Loop programs (struct io_uring_ops) attach to ring_fd, which must be an
- * io_uring created with IORING_SETUP_SINGLE_ISSUER | DEFER_TASKRUN; one
- * program per ring. Op programs (struct uring_bpf_ops) register an
+ * Loop programs attach to ring_fd, which must be an io_uring created with
+ * IORING_SETUP_SINGLE_ISSUER | DEFER_TASKRUN; one program per ring. The
+ * library picks the binding from the running kernel's BTF: v3's struct
+ * io_uring_ops (the project's kernel) or mainline's struct
+ * io_uring_bpf_ops (Linux 7.1, 7.2+); an object built with progs/
+ * iouring_bpf.h carries both maps, and only the kernel's is created. Op programs (struct uring_bpf_ops) register an
  * IORING_OP_BPF op id for every ring created with IORING_SETUP_BPF;
  * ring_fd is ignored (pass -1).
  */
@@ -42,7 +45,15 @@ enum iouring_bpf_status {
 
 enum iouring_bpf_kind {
 	IOURING_BPF_KIND_OP	= 0,	/* struct uring_bpf_ops */
-	IOURING_BPF_KIND_LOOP	= 1,	/* struct io_uring_ops */
+	IOURING_BPF_KIND_LOOP	= 1,	/* io_uring_ops or io_uring_bpf_ops */
+};
+
+/* which loop hook a kernel has, and which binding a program uses */
+enum iouring_bpf_loop_api {
+	IOURING_BPF_LOOP_NONE	= -1,	/* no loop hook (or none usable) */
+	IOURING_BPF_LOOP_V3	= 0,	/* struct io_uring_ops (v3, ours) */
+	IOURING_BPF_LOOP_71	= 1,	/* io_uring_bpf_ops, io_ring_ctx * */
+	IOURING_BPF_LOOP_72	= 2,	/* io_uring_bpf_ops, iou_ctx * (7.2+) */
 };
 
 struct iouring_bpf_error {
@@ -119,6 +130,24 @@ int iouring_bpf_errorf(struct iouring_bpf_error *err, int status, int errnum,
 
 /* 1 if the running kernel's BTF has type `name`, 0 if not, -errno */
 int iouring_bpf_kernel_has_type(const char *name);
+
+/* the loop hook of the running kernel, from its BTF */
+enum iouring_bpf_loop_api iouring_bpf_kernel_loop_api(void);
+/* "v3", "mainline-7.1", "mainline-7.2" or "none": for JSON */
+const char *iouring_bpf_loop_api_key(enum iouring_bpf_loop_api api);
+/* for people: "v3 struct io_uring_ops", "mainline struct io_uring_bpf_ops
+ * (7.2+, struct iou_ctx *)", ... */
+const char *iouring_bpf_loop_api_desc(enum iouring_bpf_loop_api api);
+/*
+ * the binding h is (or will be) loaded with: for a loop program, the
+ * kernel's API if the object has a map for it, else IOURING_BPF_LOOP_NONE
+ * (iouring_bpf_load then fails with IOURING_BPF_NOFEATURE and says why);
+ * IOURING_BPF_LOOP_NONE for op programs
+ */
+enum iouring_bpf_loop_api iouring_bpf_loop_binding(const struct iouring_bpf *h);
+/* the struct_ops type h uses: "uring_bpf_ops", "io_uring_ops" or
+ * "io_uring_bpf_ops" */
+const char *iouring_bpf_ops_type(const struct iouring_bpf *h);
 
 #ifdef __cplusplus
 }

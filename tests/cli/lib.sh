@@ -21,6 +21,22 @@ feature_or_skip() {
 	[ "$rc" = 0 ] || skip "probe exited $rc: $(tail -1 "$TMP/probe.out")"
 }
 
+# for tests that also run on the stock kernel (kernels: ours stock): skip
+# unless the loop hook is there; LOOP_API is then v3, mainline-7.1 or
+# mainline-7.2 (probe --json "loop_api"), MAINLINE 1 on a mainline hook
+loop_feature_or_skip() {
+	local rc=0
+	"$CLI" probe --json >"$TMP/probe.json" 2>&1 || rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 3 ] ||
+		skip "probe exited $rc: $(tail -1 "$TMP/probe.json")"
+	LOOP_API=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["loop_api"] if d["loop_hook"] else "")' "$TMP/probe.json") ||
+		skip "probe --json is not JSON"
+	[ -n "$LOOP_API" ] || skip "this kernel lacks the io_uring loop hook"
+	MAINLINE=0
+	[ "$LOOP_API" = v3 ] || MAINLINE=1
+	echo "loop hook: $LOOP_API"
+}
+
 fail() {
 	echo "FAIL: $*"
 	fails=$((fails + 1))

@@ -4,6 +4,8 @@
  * libiouring-bpf.a (no CLI): nop-chain on its DEFER_TASKRUN ring (the
  * library derives the ring's layout from the fd), then the nop op for its
  * IORING_SETUP_BPF ring; after each detach the ring behaves as before.
+ * The library picks the loop binding of the kernel (v3 or mainline); on a
+ * kernel without IORING_OP_BPF (stock 7.1+) the op part is left out.
  * Usage: lib_app PATH/TO/nop.bpf.o   (exit 0 ok, 1 failure, 77 no feature)
  */
 #include <stdio.h>
@@ -68,6 +70,11 @@ int main(int argc, char **argv)
 		      ret, *r.sq_head, ring_cq_ready(&r));
 		CHECK(!iouring_bpf_var_int(h, "completed", &v) && v == 50,
 		      "the program's completed counter: %lld", v);
+		CHECK(iouring_bpf_loop_binding(h) ==
+		      iouring_bpf_kernel_loop_api() &&
+		      iouring_bpf_loop_binding(h) != IOURING_BPF_LOOP_NONE,
+		      "the library's binding is the kernel's: %s",
+		      iouring_bpf_loop_api_key(iouring_bpf_loop_binding(h)));
 		iouring_bpf_detach(h);
 		ret = ring_wait(&r, 0, 10000000000LL);
 		CHECK(ret == 0 && *r.sq_head == 50, "after detach: a plain enter (ret %d, sq head %u)",
@@ -75,6 +82,15 @@ int main(int argc, char **argv)
 	}
 	ring_exit(&r);
 
+	if (iouring_bpf_kernel_has_type("uring_bpf_ops") == 0) {
+		h = iouring_bpf_attach(-1, argv[1], NULL, &err);
+		CHECK(!h && err.status == IOURING_BPF_NOFEATURE,
+		      "no IORING_OP_BPF in this kernel: the op is refused (%s)",
+		      h ? "attached!" : err.msg);
+		iouring_bpf_detach(h);
+		printf("%d failed\n", fails);
+		return fails ? 1 : 0;
+	}
 	ret = ring_init(&r, 16, 32, IORING_SETUP_BPF);
 	CHECK(!ret, "a SETUP_BPF ring");
 	if (ret)

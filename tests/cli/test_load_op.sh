@@ -28,7 +28,7 @@ expect_client 9 2 "res=-95" "before load"
 expect_exit 0 "op id 9 .*pinned at /sys/fs/bpf/iouring-bpf/nop" -- load nop --id 9
 expect_client 9 5 "res=0" "nop loaded"
 expect_exit 0 "\"name\": \"nop\".*\"op_id\": 9" -- show --json
-expect_exit 0 "^nop +[0-9]+ +[0-9]+ .*uring_bpf_ops +9$" -- show
+expect_exit 0 "^nop +[0-9]+ +[0-9]+ .*uring_bpf_ops +- +9$" -- show
 expect_exit 1 "op id 9 is taken" -- load errinject --id 9 --name other
 expect_exit 1 "already loaded" -- load nop --id 10
 expect_exit 0 "unloaded nop" -- unload nop

@@ -3,8 +3,9 @@
 # byte, with several block sizes (1000: odd blocks, short reads at EOF) and
 # from a pipe (stream_in=1: short reads everywhere). The files live in
 # $TMPDIR, in the VM the 9p share: slow, and reads go through io-wq.
+# kernels: ours stock
 source "$(dirname "$0")/lib.sh"
-feature_or_skip
+loop_feature_or_skip
 
 run_ok copy
 run_ok copy --set block=4096

@@ -31,9 +31,10 @@ for p in progs:
     for word in ("What it shows",):
         if word not in comment:
             bad.append("%s: the comment lacks '%s'" % (p["file"], word))
-    want = {"op": "uring_bpf_ops", "loop": "io_uring_ops"}[p["kind"]]
-    if p["struct_ops"] != want:
+    wants = {"op": ["uring_bpf_ops"], "loop": ["io_uring_ops", "io_uring_bpf_ops"]}[p["kind"]]
+    if p["struct_ops"] != wants:
         bad.append("%s: kind %s but struct_ops %s" % (p["name"], p["kind"], p["struct_ops"]))
+    want = wants[0]
     macro = {"op": "IOU_OP_OPS(", "loop": "IOU_LOOP_OPS("}[p["kind"]]
     if macro not in src and "struct " + want + " " not in src:
         bad.append("%s: kind %s but no %s in the source" % (p["file"], p["kind"], macro))

@@ -27,11 +27,11 @@ fi
 
 expect_exit 3 "this kernel lacks the io_uring BPF features" -- probe
 expect_exit 3 "MISSING +uring_bpf_ops" -- probe
-expect_exit 3 "MISSING +io_uring_ops" -- probe
+expect_exit 3 "MISSING +loop hook API +neither struct io_uring_ops" -- probe
 expect_exit 3 "-> boot the project's kernel" -- probe
 expect_exit 3 "lacks IORING_OP_BPF.*no 'struct uring_bpf_ops'.*Boot the project's patched kernel" -- run nop
 expect_exit 3 "lacks IORING_OP_BPF" -- run memcpy --count 3
-expect_exit 3 "lacks the io_uring loop hook.*no 'struct io_uring_ops'" -- run nop-chain --count 10
+expect_exit 3 "lacks the io_uring loop hook.*neither 'struct io_uring_ops'.*nor 'struct io_uring_bpf_ops'" -- run nop-chain --count 10
 expect_exit 3 "lacks the io_uring loop hook" -- run copy
 expect_exit 3 "lacks IORING_OP_BPF" -- load nop --id 9
 expect_exit 3 "lacks IORING_OP_BPF" -- load "$ROOT/build/progs/nop.bpf.o"
