@@ -47,8 +47,10 @@ int BPF_PROG(rot13_prep, struct uring_bpf_data *data,
 }
 
 /*
- * io_uring_bpf_req_memcpy() may sleep (it pins and faults in user pages),
- * so the verifier only lets a sleepable program call it: "struct_ops.s".
+ * A sleepable program ("struct_ops.s"): io_uring_bpf_req_memcpy() then
+ * copies user memory directly, faulting pages in as needed. A plain
+ * "struct_ops/issue_fn" may call it too; the kernel then pins the plain
+ * buffers at prep, since a non-sleepable program must not fault.
  */
 SEC("struct_ops.s/issue_fn")
 int BPF_PROG(rot13_issue, struct uring_bpf_data *data)

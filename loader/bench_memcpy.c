@@ -11,7 +11,7 @@
  *   user      memcpy(dst, src, size) (glibc)
  *   op-plain  IORING_OP_BPF memcpy op, buffer 1 = src PLAIN, buffer 2 = dst,
  *             32 requests per io_uring_enter(fd, k, k, GETEVENTS)
- *   op-fixed  the same with buffer 1 = fixed buffer 0 (src), offset 0
+ *   op-fixed  the same with buffer 1 = fixed buffer 0 (src), sqe->addr = src
  *   rw-pair   pwrite(memfd, src, size) + pread(memfd, dst, size): the
  *             kernel's own copy routines, twice (a write/read pair)
  *
@@ -76,7 +76,8 @@ static long long do_op(struct mc *c, unsigned int size, long long copies,
 	__u32 opf = iou_bpf_op_flags(c->op_id, fixed ? IORING_BPF_BUF_TYPE_FIXED :
 				     IORING_BPF_BUF_TYPE_PLAIN,
 				     IORING_BPF_BUF_TYPE_PLAIN, 0);
-	__u64 a1 = fixed ? 0 : (__u64)(unsigned long)c->src;
+	/* FIXED: a user address inside the registered buffer, as READ_FIXED */
+	__u64 a1 = (__u64)(unsigned long)c->src;
 	long long t0 = bench_t0(c->s);
 	unsigned int k;
 	int ret;

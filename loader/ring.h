@@ -74,7 +74,10 @@ void ring_prep_rw(struct io_uring_sqe *sqe, __u8 op, int fd,
 		  const void *addr, __u32 len, __u64 off, __u64 user_data);
 void ring_prep_timeout(struct io_uring_sqe *sqe,
 		       const struct __kernel_timespec *ts, __u64 user_data);
-/* IORING_OP_BPF: buf1 type t1 (addr/len or FIXED index+offset), buf2 PLAIN */
+/*
+ * IORING_OP_BPF: buf1 addr/len (FIXED: also buf_index, and addr is a user
+ * address inside the registered buffer, as for READ_FIXED), buf2 PLAIN
+ */
 void ring_prep_bpf(struct io_uring_sqe *sqe, __u32 op_flags,
 		   __u64 addr1, __u32 len1, __u16 buf_index,
 		   __u64 addr2, __u32 len2, __u64 user_data);

@@ -126,7 +126,7 @@ int run_memcpy(struct run_ctx *rc)
 		ring_prep_bpf(sqe, rc_opf(rc, use_fixed ? IORING_BPF_BUF_TYPE_FIXED :
 					  IORING_BPF_BUF_TYPE_PLAIN,
 					  IORING_BPF_BUF_TYPE_PLAIN, flip),
-			      use_fixed ? 0 : (__u64)(unsigned long)one, len, 0,
+			      (__u64)(unsigned long)one, len, 0,
 			      (__u64)(unsigned long)two, len, i);
 		ret = rc_reap(rc, &cqe, 1);
 		if (!ret && cqe.res != (int)want) {

@@ -7,7 +7,8 @@
  *
  *   bits 31-24  op id (the uring_bpf_ops .id the request runs)
  *   bits 23-21  buffer 1 type: NONE 0, PLAIN 1 (addr/len), FIXED 2
- *               (buf_index, addr = offset into the registered buffer, len)
+ *               (buf_index, len, and addr: a user address inside the
+ *               registered buffer, as for IORING_OP_READ_FIXED)
  *   bits 20-18  buffer 2 type: NONE 0 or PLAIN 1 (addr3/optlen)
  *   bits 17-0   flags for the BPF program, passed untouched in data->opf
  */

@@ -134,9 +134,11 @@ extern struct iou_exit_info iou_exit;
 	SEC("struct_ops/issue_fn")					\
 	int BPF_PROG(fn, struct uring_bpf_data *data)
 /*
- * issue_fn that may sleep: io_uring_bpf_req_memcpy() pins user pages and
- * may fault them in, which a non-sleepable program (run under
- * rcu_read_lock) must not do.
+ * issue_fn that may sleep. io_uring_bpf_req_memcpy() works in both kinds:
+ * from a sleepable issue_fn it copies plain buffers from and to user
+ * memory directly (faulting as needed: no pinning, the cheaper path); from
+ * a non-sleepable one (run under rcu_read_lock, no faults) the kernel pins
+ * the request's plain buffers at prep and it copies between pinned pages.
  */
 #define IOU_OP_ISSUE_SLEEPABLE(fn)					\
 	SEC("struct_ops.s/issue_fn")					\
@@ -174,7 +176,9 @@ static __always_inline void iou_op_set_result(struct uring_bpf_data *data,
 
 /*
  * copy len bytes from buffer src_id (1|2) at src_off to dst_id at dst_off;
- * call it from an IOU_OP_ISSUE_SLEEPABLE() program
+ * from IOU_OP_ISSUE() or IOU_OP_ISSUE_SLEEPABLE() (see above). From
+ * prep_fn, fail_fn and cleanup_fn, plain buffers can be copied only when
+ * the op's issue_fn is not sleepable (they are pinned then).
  */
 static __always_inline int iou_op_memcpy(struct uring_bpf_data *data,
 					 __u8 dst_id, unsigned int dst_off,

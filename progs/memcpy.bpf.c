@@ -4,11 +4,14 @@
  *
  * What it shows: the buffers of an IORING_OP_BPF request and the
  * io_uring_bpf_req_memcpy() kfunc (Ming Lei's series, patches 4-5). Buffer 1
- * is sqe->addr/len (PLAIN) or a registered buffer (FIXED: buf_index, addr =
- * offset); buffer 2 is sqe->addr3/optlen (PLAIN). The program never touches
- * user memory itself: the kfunc copies, page by page, and validates ranges.
- * Since the copy may fault pages in, issue_fn is sleepable
- * (SEC("struct_ops.s/issue_fn"), IOU_OP_ISSUE_SLEEPABLE).
+ * is sqe->addr/len (PLAIN) or a registered buffer (FIXED: buf_index, and
+ * sqe->addr a user address inside it, as for READ_FIXED); buffer 2 is
+ * sqe->addr3/optlen (PLAIN). The program never touches user memory itself:
+ * the kfunc copies and validates ranges. issue_fn is sleepable
+ * (SEC("struct_ops.s/issue_fn"), IOU_OP_ISSUE_SLEEPABLE): the kernel then
+ * copies plain buffers from and to user memory directly, without pinning
+ * them; a plain SEC("struct_ops/issue_fn") works too, with the buffers
+ * pinned at prep (see docs/kernel-abi.md).
  *
  * Direction: buffer 1 -> buffer 2, unless program flag bit 0
  * (MEMCPY_F_REVERSE in sqe->bpf_op_flags bits 17-0) is set, or the rodata
@@ -43,7 +46,7 @@ IOU_OP_PREP(memcpy_prep)
 	return 0;
 }
 
-/* sleepable: the kfunc pins user pages and may fault them in */
+/* sleepable: the kfunc copies user memory directly, faulting as needed */
 IOU_OP_ISSUE_SLEEPABLE(memcpy_issue)
 {
 	bool rev = !!(iou_op_flags(data) & MEMCPY_F_REVERSE) ^ !!reverse;

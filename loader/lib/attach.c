@@ -380,9 +380,30 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 		return 0;
 	}
 	if (strstr(iou_log(), "-- BEGIN PROG LOAD LOG --")) {
+		char prog[128], why[256], what[160];
+		struct bpf_program *bp;
+		const char *sec = "?";
+
+		if (iou_log_failed_prog(prog, sizeof(prog)))
+			snprintf(prog, sizeof(prog), "?");
+		if (iou_log_verifier_reason(why, sizeof(why)))
+			snprintf(why, sizeof(why), "see the log below");
+		bp = bpf_object__find_program_by_name(h->obj, prog);
+		if (bp)
+			sec = bpf_program__section_name(bp);
+		if (h->kind == IOURING_BPF_KIND_OP)
+			snprintf(what, sizeof(what), "op '%s' (id %d) was not registered",
+				 bpf_map__name(h->ops), h->op_id);
+		else
+			snprintf(what, sizeof(what), "loop ops '%s' were not attached",
+				 bpf_map__name(h->ops));
+		/*
+		 * libbpf loads an object's programs all or nothing: one
+		 * refused program keeps every op of the object out.
+		 */
 		iou_fail(err, IOURING_BPF_REJECTED, ret,
-			 "%s: the verifier rejected the program (%s); its log ends with:",
-			 h->name, strerror(-ret));
+			 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. Fix that program (or move it to an object of its own); the verifier's log ends with:",
+			 h->name, prog, sec, why, what);
 		if (err)
 			iou_log_verifier_tail(err->detail,
 					      sizeof(err->detail));

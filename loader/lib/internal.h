@@ -36,6 +36,9 @@ void iou_log_reset(void);
 const char *iou_log(void);
 /* the verifier's part of the log, last lines first trimmed to fit */
 void iou_log_verifier_tail(char *out, size_t len);
+/* the program libbpf says failed to load, and the verifier's reason */
+int iou_log_failed_prog(char *out, size_t len);
+int iou_log_verifier_reason(char *out, size_t len);
 
 /* features.c */
 int iou_kernel_has(const char *name, int kind);

@@ -1,7 +1,9 @@
 #!/bin/bash
-# A .bpf.o the verifier refuses: `iouring-bpf load` exits 5 and prints the
-# verifier's message with the failing instruction; -v prints libbpf's whole
-# log; nothing stays registered.
+# A .bpf.o the verifier refuses: `iouring-bpf load` exits 5, names the
+# refused program and the verifier's reason on its first line, says which op
+# of the object was not registered, and prints the end of the verifier's log
+# with the failing instruction; -v prints libbpf's whole log; nothing stays
+# registered.
 source "$(dirname "$0")/lib.sh"
 feature_or_skip
 trap cleanup_pins EXIT
@@ -16,9 +18,16 @@ clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$(dirname "$VMLINUX_H")" \
 	-I"$LIBBPF_INCLUDE" -I"$ROOT/progs" -c "$ROOT/tests/cli/broken.bpf.c" \
 	-o "$TMP/broken.bpf.o" || skip "clang cannot build broken.bpf.c"
 
-expect_exit 5 "the verifier rejected the program" -- load "$TMP/broken.bpf.o"
+expect_exit 5 "the verifier rejected program" -- load "$TMP/broken.bpf.o"
 grep -qE "access beyond struct uring_bpf_data" <<<"$LAST_OUT" ||
 	fail "the verifier's reason is not shown"
+first=$(grep -m1 "^iouring-bpf load:" <<<"$LAST_OUT")
+grep -qF "rejected program 'broken_issue' (SEC(\"struct_ops/issue_fn\"))" <<<"$first" ||
+	fail "the first line does not name the refused program: $first"
+grep -qE "\)\): access beyond struct uring_bpf_data" <<<"$first" ||
+	fail "the first line does not give the verifier's reason: $first"
+grep -qF "op 'broken_ops' (id 30) was not registered" <<<"$first" ||
+	fail "the first line does not say which op was not registered: $first"
 grep -qE "^[0-9]+: \([0-9a-f]{2}\)" <<<"$LAST_OUT" ||
 	fail "no instruction of the program is shown"
 grep -q "run with -v" <<<"$LAST_OUT" || fail "no hint about -v"

@@ -10,13 +10,15 @@
  *     io_uring_bpf_req_memcpy(data, &{dst_id, dst_off}, &{src_id, src_off}, len)
  * and completes with its return value (bytes copied, or -errno).
  * Buffer ids 0 and 3 are passed through untouched so that the kfunc's own
- * id checks are tested too.
+ * id checks are tested too, and flag bit 6 (7) passes NULL as the
+ * destination (source) descriptor, which the kfunc must refuse (-EINVAL).
  *
- * issue_fn is SLEEPABLE: the copy pins user pages (mmap_lock) and may
- * fault, which a non-sleepable struct_ops program (run under
- * rcu_read_lock) must not do. op_memcpy_ns.bpf.c builds this same file
- * with a non-sleepable issue_fn (MC_ISSUE_SEC) to check that the kernel
- * either refuses that or copies without sleeping.
+ * issue_fn is SLEEPABLE here: the kernel runs the kfunc's body that copies
+ * from and to user memory directly, faulting as needed (-EAGAIN and an
+ * io-wq retry when the inline issue may not fault). op_memcpy_ns.bpf.c
+ * builds this same file with a non-sleepable issue_fn (MC_ISSUE_SEC): the
+ * kernel then pins the plain buffers at prep and the kfunc copies between
+ * pinned pages, without faulting inside the program's RCU section.
  */
 #ifndef MC_ISSUE_SEC
 #define MC_ISSUE_SEC "struct_ops.s/issue_fn"
@@ -72,8 +74,15 @@ int BPF_PROG(mc_issue, struct uring_bpf_data *data)
 
 	issue_calls++;
 	last_issue_flags = data->issue_flags;
-	ret = io_uring_bpf_req_memcpy(data, &dst, &src,
-				      *(__u32 *)&data->pdu[PDU_LEN]);
+	if (data->opf & MC_F_NULL_DST)
+		ret = io_uring_bpf_req_memcpy(data, NULL, &src,
+					      *(__u32 *)&data->pdu[PDU_LEN]);
+	else if (data->opf & MC_F_NULL_SRC)
+		ret = io_uring_bpf_req_memcpy(data, &dst, NULL,
+					      *(__u32 *)&data->pdu[PDU_LEN]);
+	else
+		ret = io_uring_bpf_req_memcpy(data, &dst, &src,
+					      *(__u32 *)&data->pdu[PDU_LEN]);
 	last_ret = ret;
 	if (ret < 0)
 		return ret;

@@ -4,6 +4,9 @@
 #define TESTS_KERNEL_OP_MEMCPY_H
 
 #define MC_NR_SLOTS 64
+/* custom flag bits above the slot number: NULL descriptors */
+#define MC_F_NULL_DST	(1U << 6)
+#define MC_F_NULL_SRC	(1U << 7)
 
 /* one request's io_uring_bpf_req_memcpy() parameters */
 struct mc_param {

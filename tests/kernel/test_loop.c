@@ -4,8 +4,9 @@
  * v3 as ported to our 6.12): attach by ring fd, N NOPs driven from BPF in
  * one io_uring_enter(), detach, ring requirements, bad ring fds, closing
  * the ring with ops attached, signals, regions, timeouts, EXT_ARG
- * min_wait, bad return values and verifier rejections.
- * Programs: loop.bpf.c (modes), loop_bad_ls.bpf.c, loop_bad_ctx.bpf.c.
+ * min_wait, bad return values, verifier rejections and ops without a loop
+ * program. Programs: loop.bpf.c (modes), loop_bad_ls.bpf.c,
+ * loop_bad_ctx.bpf.c, loop_noprog.bpf.c.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -16,6 +17,7 @@
 #include "loop.skel.h"
 #include "loop_bad_ls.skel.h"
 #include "loop_bad_ctx.skel.h"
+#include "loop_noprog.skel.h"
 
 enum { M_NOPS, M_STOP, M_WAIT, M_TIMEOUT, M_RET7, M_REGIONS };
 
@@ -678,6 +680,38 @@ static void t_verifier_rejects_bad_writes(void)
 	uring_exit(&r);
 }
 
+/*
+ * An io_uring_ops map that sets only ring_fd (no loop program): the kernel
+ * must refuse it, at load (the map update) or at attach, with -EINVAL.
+ * Without the check it attached, and the next GETEVENTS called address 0
+ * under uring_lock; so when it attaches here, the test fails and detaches
+ * at once, without ever waiting on the ring.
+ */
+static void t_no_loop_program_refused(void)
+{
+	struct bpf_link *link = NULL;
+	struct loop_noprog *s;
+	struct uring r;
+	int ret;
+
+	if (!loop_ring(&r, 0))
+		return;
+	s = loop_noprog__open();
+	if (!CHECK_PTR(s, "loop_noprog__open"))
+		goto out;
+	s->struct_ops.ops->ring_fd = r.fd;
+	/* libbpf updates the map at load: a negative errno if refused */
+	ret = loop_noprog__load(s);
+	if (ret == 0) {
+		ret = t_attach(s->maps.ops, &link);
+		t_detach(&link);
+	}
+	CHECK_EQ(ret, -EINVAL, "load/attach of io_uring_ops without a loop program");
+	loop_noprog__destroy(s);
+out:
+	uring_exit(&r);
+}
+
 /* ops are per ring: another ring's io_uring_enter does not run them */
 static void t_per_ring(void)
 {
@@ -722,6 +756,7 @@ int main(int argc, char **argv)
 	RUN(t_min_wait_einval);
 	RUN(t_ret7_einval);
 	RUN(t_verifier_rejects_bad_writes);
+	RUN(t_no_loop_program_refused);
 	RUN(t_per_ring);
 	return T_DONE();
 }

@@ -3,9 +3,14 @@
  * test_op_memcpy - IORING_OP_BPF buffers and io_uring_bpf_req_memcpy():
  * plain<->plain, fixed->plain, plain->fixed, inline and IOSQE_ASYNC, data
  * compared byte for byte; offsets/lengths at, past and wrapping around the
- * ends (-EINVAL, nothing copied); invalid buffer types; fixed buffer index
- * and range checks. Program: op_memcpy.bpf.c (parameters per request from
- * a .bss slot named in the custom flag bits, kept in the pdu).
+ * ends (-EINVAL, nothing copied); NULL descriptors; invalid buffer types;
+ * fixed buffer index and range checks (sqe->addr is a user address inside
+ * the registered buffer, as for READ_FIXED). Both bodies of the kfunc: a
+ * sleepable issue_fn (op_memcpy.bpf.c: copies user memory directly, an
+ * io-wq retry when the inline issue would fault) and a non-sleepable one
+ * (op_memcpy_ns.bpf.c: plain buffers pinned at prep), each copying into
+ * never-touched pages. Parameters per request come from a .bss slot named
+ * in the custom flag bits, kept in the pdu.
  */
 #include <sys/mman.h>
 
@@ -24,6 +29,9 @@
 
 static struct op_memcpy *skel;
 static struct bpf_link *mc_link;
+/* the op mc_run() submits for, and its parameter slots (.bss) */
+static unsigned int cur_id = ID_MEMCPY;
+static struct mc_param *cur_params;
 static struct uring ring;
 static unsigned char *reg[2];			/* registered (fixed) buffers */
 static const unsigned int reg_size[2] = { REG0_SIZE, REG1_SIZE };
@@ -31,7 +39,7 @@ static const unsigned int reg_size[2] = { REG0_SIZE, REG1_SIZE };
 /* one request: buffer 1 and 2 as the SQE gives them, memcpy parameters */
 struct mc {
 	unsigned int buf1_type;
-	uint64_t buf1_addr;		/* PLAIN: address, FIXED: offset */
+	uint64_t buf1_addr;		/* PLAIN: address, FIXED: address inside */
 	uint32_t buf1_len;
 	uint16_t buf_index;
 	unsigned int buf2_type;
@@ -40,6 +48,7 @@ struct mc {
 	uint8_t dst_id, src_id;
 	uint32_t dst_off, src_off, len;
 	uint8_t sqe_flags;
+	uint32_t flags;			/* program flag bits (MC_F_*) */
 };
 
 /* submit one memcpy request on ring r, wait, return 0 and *res */
@@ -49,17 +58,18 @@ static int mc_run(struct uring *r, const struct mc *m, int *res)
 	struct io_uring_cqe cqe;
 	int ret;
 
-	skel->bss->params[0].dst_id = m->dst_id;
-	skel->bss->params[0].src_id = m->src_id;
-	skel->bss->params[0].dst_off = m->dst_off;
-	skel->bss->params[0].src_off = m->src_off;
-	skel->bss->params[0].len = m->len;
+	cur_params[0].dst_id = m->dst_id;
+	cur_params[0].src_id = m->src_id;
+	cur_params[0].dst_off = m->dst_off;
+	cur_params[0].src_off = m->src_off;
+	cur_params[0].len = m->len;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 
 	sqe = uring_get_sqe(r);
 	if (!sqe)
 		return -EBUSY;
-	sqe_bpf(sqe, T_BPF_OP_FLAGS(ID_MEMCPY, m->buf1_type, m->buf2_type, 0), 0xc0de);
+	sqe_bpf(sqe, T_BPF_OP_FLAGS(cur_id, m->buf1_type, m->buf2_type, m->flags),
+		0xc0de);
 	sqe_bpf_buf1(sqe, m->buf1_addr, m->buf1_len, m->buf_index);
 	sqe_bpf_buf2(sqe, m->buf2_addr, m->buf2_len);
 	sqe->flags = m->sqe_flags;
@@ -117,6 +127,7 @@ static bool need_setup(void)
 		skel = NULL;
 		return false;
 	}
+	cur_params = skel->bss->params;
 	if (!CHECK_EQ(t_attach(skel->maps.memcpy_op, &mc_link), 0, "attach memcpy_op"))
 		return false;
 	ret = uring_init(&ring, 16, T_IORING_SETUP_BPF, 0);
@@ -192,7 +203,7 @@ static void copy_case(const char *what, unsigned int b1type, unsigned int idx,
 		memcpy(e2 + dst_off, v1 + src_off, len);
 
 	m.buf1_type = b1type;
-	m.buf1_addr = b1type == T_BPF_BUF_FIXED ? foff : (uint64_t)(uintptr_t)p1;
+	m.buf1_addr = (uint64_t)(uintptr_t)v1;
 	m.buf1_len = b1len;
 	m.buf_index = idx;
 	m.buf2_type = T_BPF_BUF_PLAIN;
@@ -352,7 +363,7 @@ static void bounds_cases(unsigned int b1type, bool async)
 		fill(p2, L2, i + 100);
 		memset(&m, 0, sizeof(m));
 		m.buf1_type = b1type;
-		m.buf1_addr = b1type == T_BPF_BUF_FIXED ? 8 : (uint64_t)(uintptr_t)p1;
+		m.buf1_addr = (uint64_t)(uintptr_t)v1;
 		m.buf1_len = L1;
 		m.buf_index = 0;
 		m.buf2_type = T_BPF_BUF_PLAIN;
@@ -484,32 +495,45 @@ static void t_invalid_buffer_types(void)
 	munmap(p2, PAGE);
 }
 
-/* FIXED buffer 1: index and range against the registered buffer */
+/*
+ * FIXED buffer 1: index and range against the registered buffer. sqe->addr
+ * is a user address inside it (READ_FIXED's convention); a range that is
+ * not inside it is refused at prep with -EFAULT, as io_import_fixed() does,
+ * an index past the registered ones with -EINVAL.
+ */
 static void t_fixed_checks(void)
 {
 	struct {
 		const char *what;
 		uint16_t idx;
-		uint64_t off;
+		bool abs;		/* off is an absolute address */
+		uint64_t off;		/* else: from the start of reg[idx] */
 		uint32_t len;
+		int want;
 	} c[] = {
-		{ "buf_index 2 == number of registered buffers", 2, 0, 64 },
-		{ "buf_index 100", 100, 0, 64 },
-		{ "buf_index 0xffff", 0xffff, 0, 64 },
-		{ "offset+len one byte past registered buffer 0", 0, REG0_SIZE - 63, 64 },
-		{ "offset+len past registered buffer 0 (10 of 20 bytes)", 0, REG0_SIZE - 10, 20 },
-		{ "len registered size + 1", 0, 0, REG0_SIZE + 1 },
-		{ "offset == registered size, len 1", 0, REG0_SIZE, 1 },
-		{ "offset 4 GiB, len 64", 0, 1ULL << 32, 64 },
-		{ "offset 0xffffffffffffffff, len 2 (wraps)", 0, ~0ULL, 2 },
-		{ "offset -4096, len 8192 (wraps)", 0, -4096ULL, 8192 },
-		{ "offset+len past registered buffer 1", 1, REG1_SIZE - PAGE, PAGE + 1 },
+		{ "buf_index 2 == number of registered buffers", 2, false, 0, 64, -EINVAL },
+		{ "buf_index 100", 100, false, 0, 64, -EINVAL },
+		{ "buf_index 0xffff", 0xffff, false, 0, 64, -EINVAL },
+		{ "range one byte past registered buffer 0", 0, false, REG0_SIZE - 63, 64, -EFAULT },
+		{ "range past registered buffer 0 (10 of 20 bytes)", 0, false, REG0_SIZE - 10, 20, -EFAULT },
+		{ "len registered size + 1", 0, false, 0, REG0_SIZE + 1, -EFAULT },
+		{ "address == end of the buffer, len 1", 0, false, REG0_SIZE, 1, -EFAULT },
+		{ "address 4 GiB past the buffer, len 64", 0, false, 1ULL << 32, 64, -EFAULT },
+		{ "address one byte before the buffer", 0, false, -1ULL, 64, -EFAULT },
+		{ "address 0 (an offset, the posting's comment)", 0, true, 0, 64, -EFAULT },
+		{ "address 8 (an offset, the posting's comment)", 0, true, 8, 64, -EFAULT },
+		{ "address 0xffffffffffffffff, len 2 (wraps)", 0, true, ~0ULL, 2, -EFAULT },
+		{ "address -4096, len 8192 (wraps)", 0, true, -4096ULL, 8192, -EFAULT },
+		{ "range past registered buffer 1", 1, false, REG1_SIZE - PAGE, PAGE + 1, -EFAULT },
+		{ "registered buffer 1's address with buf_index 0", 0, true, 0, 64, -EFAULT },
 	};
 	unsigned char *p2;
 	int res, ret;
 
 	if (!need_setup())
 		return;
+	/* the last case: buffer 1's address is outside buffer 0 */
+	c[sizeof(c) / sizeof(c[0]) - 1].off = (uint64_t)(uintptr_t)reg[1];
 	p2 = map_buf(PAGE);
 	if (!CHECK_PTR(p2, "buffer"))
 		return;
@@ -522,7 +546,8 @@ static void t_fixed_checks(void)
 			fill(reg[1], REG1_SIZE, i + 7);
 			fill(p2, PAGE, i + 50);
 			m.buf1_type = T_BPF_BUF_FIXED;
-			m.buf1_addr = c[i].off;
+			m.buf1_addr = c[i].abs ? c[i].off :
+				(uint64_t)(uintptr_t)reg[c[i].idx < 2 ? c[i].idx : 0] + c[i].off;
 			m.buf1_len = c[i].len;
 			m.buf_index = c[i].idx;
 			m.buf2_type = T_BPF_BUF_PLAIN;
@@ -536,7 +561,7 @@ static void t_fixed_checks(void)
 			snprintf(msg, sizeof(msg), "%s%s", c[i].what,
 				 async ? ", IOSQE_ASYNC" : "");
 			/* compare both registered buffers as a whole */
-			expect_fail(msg, &m, reg[0], REG0_SIZE, reg[1], REG1_SIZE, -EINVAL);
+			expect_fail(msg, &m, reg[0], REG0_SIZE, reg[1], REG1_SIZE, c[i].want);
 		}
 	}
 
@@ -546,7 +571,7 @@ static void t_fixed_checks(void)
 
 		fill(p2, PAGE, 99);
 		m.buf1_type = T_BPF_BUF_FIXED;
-		m.buf1_addr = REG0_SIZE - 64;
+		m.buf1_addr = (uint64_t)(uintptr_t)reg[0] + REG0_SIZE - 64;
 		m.buf1_len = 64;
 		m.buf_index = 0;
 		m.buf2_type = T_BPF_BUF_PLAIN;
@@ -561,6 +586,52 @@ static void t_fixed_checks(void)
 		    CHECK_EQ(res, 64, "last 64 bytes of registered buffer 0"))
 			CHECK_MEM(reg[0] + REG0_SIZE - 64, p2, 64, "copied bytes");
 	}
+	munmap(p2, PAGE);
+}
+
+/*
+ * NULL descriptors: the verifier lets a program pass NULL for dest or src
+ * (struct bpf_req_mem_desc holds only scalars). The kfunc must refuse it
+ * with -EINVAL; without the check the kernel oopsed in the submit path.
+ */
+static void t_null_descriptors(void)
+{
+	static const struct { uint32_t flag; const char *what; } c[] = {
+		{ MC_F_NULL_DST, "NULL destination descriptor" },
+		{ MC_F_NULL_SRC, "NULL source descriptor" },
+	};
+	unsigned char *p1, *p2;
+
+	if (!need_setup())
+		return;
+	p1 = map_buf(PAGE);
+	p2 = map_buf(PAGE);
+	if (!CHECK_TRUE(p1 && p2, "buffers"))
+		return;
+	for (unsigned int i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		for (int async = 0; async < 2; async++) {
+			struct mc m = {0};
+			char msg[96];
+
+			fill(p1, PAGE, i + 1);
+			fill(p2, PAGE, i + 2);
+			m.buf1_type = T_BPF_BUF_PLAIN;
+			m.buf1_addr = (uint64_t)(uintptr_t)p1;
+			m.buf1_len = PAGE;
+			m.buf2_type = T_BPF_BUF_PLAIN;
+			m.buf2_addr = (uint64_t)(uintptr_t)p2;
+			m.buf2_len = PAGE;
+			m.dst_id = 2;
+			m.src_id = 1;
+			m.len = 64;
+			m.flags = c[i].flag;
+			m.sqe_flags = async ? IOSQE_ASYNC : 0;
+			snprintf(msg, sizeof(msg), "%s%s", c[i].what,
+				 async ? ", IOSQE_ASYNC" : "");
+			expect_fail(msg, &m, p1, PAGE, p2, PAGE, -EINVAL);
+		}
+	}
+	munmap(p1, PAGE);
 	munmap(p2, PAGE);
 }
 
@@ -679,7 +750,7 @@ static void fixed_swap_case(bool unregister_all)
 	sqe->flags = IOSQE_IO_LINK;
 	sqe = uring_get_sqe(&r);
 	sqe_bpf(sqe, T_BPF_OP_FLAGS(ID_MEMCPY, T_BPF_BUF_FIXED, T_BPF_BUF_PLAIN, 0), 2);
-	sqe_bpf_buf1(sqe, 0, len, 0);
+	sqe_bpf_buf1(sqe, (uint64_t)(uintptr_t)old, len, 0);
 	sqe_bpf_buf2(sqe, (uint64_t)(uintptr_t)src, len);
 	ret = uring_submit(&r);
 	if (!CHECK_EQ(ret, 2, "submit [TIMEOUT 300 ms] -> [memcpy into fixed buffer 0]"))
@@ -746,23 +817,229 @@ static void expect_refused(struct bpf_object *obj, const char *what,
 	CHECK_TRUE(strstr(t_libbpf_log(), why) != NULL, msg);
 }
 
+/* fresh anonymous memory, never touched: no page is mapped yet */
+static unsigned char *map_untouched(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 /*
- * io_uring_bpf_req_memcpy() from a NON-sleepable issue_fn: the copy pins
- * user pages (may take mmap_lock) and may fault, which must not happen
- * under the RCU read lock a non-sleepable struct_ops program runs in. The
- * kfunc is KF_SLEEPABLE (patch 0026), so the verifier refuses the program
- * and says why. Without the fix the program loads and the copy sleeps in
- * atomic context: "Invalid wait context" on a lockdep kernel.
+ * One copy into a never-touched destination (and, for plain->plain, from a
+ * never-touched source: zeroes), with the current op (cur_id). dst_id 2:
+ * buffer 1 (PLAIN filled, or FIXED reg[0] + 100) -> buffer 2 untouched;
+ * dst_id 1: buffer 2 (filled) -> buffer 1 (PLAIN untouched, or FIXED).
+ */
+static void untouched_case(const char *what, unsigned int b1type, uint8_t dst_id,
+			   bool src_untouched, bool async)
+{
+	const uint32_t len = 5 * PAGE + 123, doff = 77, soff = 5;
+	unsigned char *b1 = NULL, *b2 = NULL, *want = NULL, *src, *dst;
+	unsigned char *p1 = NULL;
+	struct mc m = {0};
+	char msg[200];
+	int res = 0, ret;
+
+	snprintf(msg, sizeof(msg), "%s: %u bytes into never-touched pages%s%s",
+		 what, len - doff, src_untouched ? " from never-touched pages" : "",
+		 async ? " (IOSQE_ASYNC)" : "");
+	if (b1type == T_BPF_BUF_FIXED) {
+		b1 = reg[0] + 100;
+	} else {
+		p1 = map_untouched(len);
+		b1 = p1;
+	}
+	b2 = map_untouched(len);
+	want = malloc(len);
+	if (!CHECK_TRUE(b1 && b2 && want, "buffers"))
+		goto out;
+	src = dst_id == 2 ? b1 : b2;
+	dst = dst_id == 2 ? b2 : b1;
+	if (!src_untouched || src == reg[0] + 100)
+		fill(src, len, 31);
+	if (dst == reg[0] + 100)
+		fill(dst, len, 32);
+	/* what the destination must hold: untouched memory reads as zeroes */
+	if (dst == reg[0] + 100)
+		memcpy(want, dst, len);
+	else
+		memset(want, 0, len);
+	if (src_untouched && src != reg[0] + 100)
+		memset(want + doff, 0, len - doff);
+	else
+		memcpy(want + doff, src + soff, len - doff);
+
+	m.buf1_type = b1type;
+	m.buf1_addr = (uint64_t)(uintptr_t)b1;
+	m.buf1_len = len;
+	m.buf_index = 0;
+	m.buf2_type = T_BPF_BUF_PLAIN;
+	m.buf2_addr = (uint64_t)(uintptr_t)b2;
+	m.buf2_len = len;
+	m.dst_id = dst_id;
+	m.src_id = dst_id == 1 ? 2 : 1;
+	m.dst_off = doff;
+	m.src_off = soff;
+	m.len = len - doff;
+	m.sqe_flags = async ? IOSQE_ASYNC : 0;
+	ret = mc_run(&ring, &m, &res);
+	if (CHECK_EQ(ret, 0, msg) && CHECK_EQ(res, (int)(len - doff), msg))
+		CHECK_MEM(dst, want, len, "destination after the copy");
+out:
+	if (p1)
+		munmap(p1, len);
+	if (b2)
+		munmap(b2, len);
+	free(want);
+}
+
+static void untouched_cases(void)
+{
+	for (int async = 0; async < 2; async++) {
+		untouched_case("plain->plain", T_BPF_BUF_PLAIN, 2, false, async);
+		untouched_case("plain->plain", T_BPF_BUF_PLAIN, 1, false, async);
+		untouched_case("plain->plain", T_BPF_BUF_PLAIN, 2, true, async);
+		untouched_case("fixed->plain", T_BPF_BUF_FIXED, 2, false, async);
+		untouched_case("plain->fixed", T_BPF_BUF_FIXED, 1, false, async);
+	}
+}
+
+/*
+ * io_uring_bpf_req_memcpy() from a NON-sleepable issue_fn, as programs
+ * written for the posted series call it. Such a program runs under
+ * rcu_read_lock() and must not fault: the kernel pins the request's plain
+ * buffers at prep and the kfunc copies between pinned pages. The program
+ * must load (patch 0026 made the verifier refuse it), copy the right bytes
+ * into pages user space never touched, plain and fixed, inline and from
+ * io-wq, and leave no lockdep or might_sleep report (the VM run scans the
+ * debug kernel's log). Also: a read-only destination and a plain buffer
+ * above the 64 MiB pinning limit are refused.
  */
 static void t_memcpy_in_non_sleepable_prog(void)
 {
-	struct op_memcpy_ns *ns = op_memcpy_ns__open();
+	const size_t big = (64u << 20) + PAGE;
+	struct op_memcpy_ns *ns = NULL;
+	struct bpf_link *link = NULL;
+	unsigned char *ro = NULL, *huge = NULL, *p1 = NULL;
+	struct mc m = {0};
+	int ret, res = 0;
 
+	if (!need_setup())
+		return;
+	ns = op_memcpy_ns__open();
 	if (!CHECK_PTR(ns, "op_memcpy_ns__open"))
 		return;
-	expect_refused(ns->obj, "a non-sleepable issue_fn calling "
-		       "io_uring_bpf_req_memcpy()", "must be sleepable");
-	op_memcpy_ns__destroy(ns);
+	ret = op_memcpy_ns__load(ns);
+	if (!CHECK_EQ(ret, 0, "a non-sleepable issue_fn calling io_uring_bpf_req_memcpy() loads"))
+		goto out;
+	if (!CHECK_EQ(t_attach(ns->maps.memcpy_op, &link), 0, "attach the non-sleepable op (id 41)"))
+		goto out;
+	cur_id = 41;
+	cur_params = ns->bss->params;
+	untouched_cases();
+
+	/* into a read-only mapping: pinned read-only, refused */
+	p1 = map_buf(PAGE);
+	ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (CHECK_TRUE(p1 && ro != MAP_FAILED, "buffers")) {
+		fill(p1, PAGE, 41);
+		m.buf1_type = T_BPF_BUF_PLAIN;
+		m.buf1_addr = (uint64_t)(uintptr_t)p1;
+		m.buf1_len = PAGE;
+		m.buf2_type = T_BPF_BUF_PLAIN;
+		m.buf2_addr = (uint64_t)(uintptr_t)ro;
+		m.buf2_len = PAGE;
+		m.dst_id = 2;
+		m.src_id = 1;
+		m.len = 64;
+		expect_fail("copy into a PROT_READ buffer (non-sleepable)", &m,
+			    p1, PAGE, NULL, 0, -EFAULT);
+		/* from it is fine (zeroes) */
+		m.dst_id = 1;
+		m.src_id = 2;
+		ret = mc_run(&ring, &m, &res);
+		if (CHECK_EQ(ret, 0, "copy from a PROT_READ buffer (non-sleepable)"))
+			CHECK_EQ(res, 64, "copy from a PROT_READ buffer (non-sleepable)");
+	}
+
+	/* a plain buffer above the pinning limit: -E2BIG at prep */
+	huge = map_untouched(big);
+	if (CHECK_PTR(huge, "mmap 64 MiB + 4 KiB (not touched)")) {
+		memset(&m, 0, sizeof(m));
+		m.buf1_type = T_BPF_BUF_PLAIN;
+		m.buf1_addr = (uint64_t)(uintptr_t)huge;
+		m.buf1_len = big;
+		m.buf2_type = T_BPF_BUF_PLAIN;
+		m.buf2_addr = (uint64_t)(uintptr_t)p1;
+		m.buf2_len = PAGE;
+		m.dst_id = 2;
+		m.src_id = 1;
+		m.len = 64;
+		res = 0;
+		ret = mc_run(&ring, &m, &res);
+		if (CHECK_EQ(ret, 0, "plain buffer of 64 MiB + 4 KiB (non-sleepable)"))
+			CHECK_EQ(res, -E2BIG, "plain buffer of 64 MiB + 4 KiB (non-sleepable)");
+	}
+out:
+	cur_id = ID_MEMCPY;
+	cur_params = skel ? skel->bss->params : NULL;
+	t_detach(&link);
+	if (ns)
+		op_memcpy_ns__destroy(ns);
+	if (ro && ro != MAP_FAILED)
+		munmap(ro, PAGE);
+	if (huge)
+		munmap(huge, big);
+	if (p1)
+		munmap(p1, PAGE);
+}
+
+/*
+ * The sleepable body copies user memory directly, without pinning. Inline
+ * (IO_URING_F_NONBLOCK) it must not take a fault: a copy into pages never
+ * touched returns -EAGAIN, io_uring retries the request from io-wq, where
+ * the copy faults the pages in. So the program runs twice, the second time
+ * without IO_URING_F_NONBLOCK, and the bytes come out right.
+ */
+static void t_sleepable_untouched_pages(void)
+{
+	const uint32_t nonblock = 1u << 31;	/* IO_URING_F_NONBLOCK (INT_MIN) */
+	unsigned char *p1, *p2;
+	struct mc m = {0};
+	int i0, res = 0, ret;
+
+	if (!need_setup())
+		return;
+	untouched_cases();
+
+	p1 = map_buf(PAGE);
+	p2 = map_untouched(PAGE);
+	if (!CHECK_TRUE(p1 && p2, "buffers"))
+		return;
+	fill(p1, PAGE, 61);
+	m.buf1_type = T_BPF_BUF_PLAIN;
+	m.buf1_addr = (uint64_t)(uintptr_t)p1;
+	m.buf1_len = PAGE;
+	m.buf2_type = T_BPF_BUF_PLAIN;
+	m.buf2_addr = (uint64_t)(uintptr_t)p2;
+	m.buf2_len = PAGE;
+	m.dst_id = 2;
+	m.src_id = 1;
+	m.len = PAGE;
+	i0 = skel->bss->issue_calls;
+	ret = mc_run(&ring, &m, &res);
+	if (CHECK_EQ(ret, 0, "inline copy into a never-touched page") &&
+	    CHECK_EQ(res, (int)PAGE, "inline copy into a never-touched page")) {
+		CHECK_MEM(p2, p1, PAGE, "copied bytes");
+		CHECK_EQ(skel->bss->issue_calls - i0, 2,
+			 "issue_fn calls (inline: -EAGAIN, then io-wq)");
+		CHECK_EQ(skel->bss->last_issue_flags & nonblock, 0,
+			 "the last call (io-wq) without IO_URING_F_NONBLOCK");
+	}
+	munmap(p1, PAGE);
+	munmap(p2, PAGE);
 }
 
 /*
@@ -810,12 +1087,14 @@ int main(int argc, char **argv)
 	RUN(t_bad_buffer_ids);
 	RUN(t_invalid_buffer_types);
 	RUN(t_fixed_checks);
+	RUN(t_null_descriptors);
 	RUN(t_fixed_unregistered);
 	RUN(t_unmapped_plain);
 	RUN(t_fixed_buffer_replaced_while_queued);
 	RUN(t_fixed_buffers_unregistered_while_queued);
-	RUN(t_no_leaked_op_refs);
 	RUN(t_memcpy_in_non_sleepable_prog);
+	RUN(t_sleepable_untouched_pages);
+	RUN(t_no_leaked_op_refs);
 	RUN(t_sleepable_only_prep_and_issue);
 
 	if (ring.fd >= 0)

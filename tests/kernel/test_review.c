@@ -38,8 +38,12 @@ static unsigned char *map_buf(size_t len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* TIMEOUT(ms) hard-linked to a memcpy of the whole fixed buffer 0 into dst */
-static int queue_linked_copy(struct uring *r, unsigned char *dst, long ms)
+/*
+ * TIMEOUT(ms) hard-linked to a memcpy of the whole fixed buffer 0 (registered
+ * from src: sqe->addr is its user address) into dst
+ */
+static int queue_linked_copy(struct uring *r, unsigned char *src,
+			     unsigned char *dst, long ms)
 {
 	struct __kernel_timespec ts;
 	struct io_uring_sqe *sqe;
@@ -56,7 +60,7 @@ static int queue_linked_copy(struct uring *r, unsigned char *dst, long ms)
 		return -EBUSY;
 	sqe_bpf(sqe, T_BPF_OP_FLAGS(ID_MEMCPY, T_BPF_BUF_FIXED,
 				    T_BPF_BUF_PLAIN, 0), 2);
-	sqe_bpf_buf1(sqe, 0, BUF_SIZE, 0);
+	sqe_bpf_buf1(sqe, (uint64_t)(uintptr_t)src, BUF_SIZE, 0);
 	sqe_bpf_buf2(sqe, (uint64_t)(uintptr_t)dst, BUF_SIZE);
 	return uring_submit(r);
 }
@@ -94,7 +98,7 @@ static void t_fixed_buf_unregister_inflight(void)
 	if (!CHECK_EQ(uring_register_buffers(&r, &iov, 1), 0, "register buffer"))
 		goto out;
 
-	if (!CHECK_EQ(queue_linked_copy(&r, dst, 300), 2,
+	if (!CHECK_EQ(queue_linked_copy(&r, src, dst, 300), 2,
 		      "submit TIMEOUT(300 ms) -> IORING_OP_BPF memcpy (fixed)"))
 		goto out;
 	/*

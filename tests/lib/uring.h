@@ -151,7 +151,7 @@ void sqe_nop(struct io_uring_sqe *sqe, uint64_t user_data);
 /* IORING_OP_BPF: bpf_op_flags = T_BPF_OP_FLAGS(op, buf1, buf2, flags) */
 void sqe_bpf(struct io_uring_sqe *sqe, uint32_t bpf_op_flags,
 	     uint64_t user_data);
-/* buffer 1 (PLAIN: addr/len; FIXED: offset/len + buf_index) */
+/* buffer 1 (PLAIN: addr/len; FIXED: address inside the registered buffer, len, buf_index) */
 void sqe_bpf_buf1(struct io_uring_sqe *sqe, uint64_t addr, uint32_t len,
 		  uint16_t buf_index);
 /* buffer 2: addr3 / optlen (offset 44, the splice_fd_in union) */
