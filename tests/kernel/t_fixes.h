@@ -4,20 +4,24 @@
  * found out without running anything that would oops on a kernel that
  * lacks them (an oops under uring_lock hangs the VM).
  *
- *   FIX_LOOP_REQUIRED         a loop ops map without .loop is refused at
- *                             registration. Probed by the row itself:
- *                             registering such a map is harmless, only
- *                             waiting on the ring afterwards oopses, so the
- *                             row registers and, if that works, unregisters
- *                             at once and fails without entering the ring.
+ *   FIX_LOOP_REQUIRED         a loop ops map without .loop is refused
+ *                             (kernel patch 0032: -EINVAL when the map is
+ *                             loaded). Probed by the row itself: loading
+ *                             and registering such a map is harmless, only
+ *                             waiting on the ring afterwards oopses, so if
+ *                             it registers, the row unregisters at once and
+ *                             fails without entering the ring.
  *   FIX_MEMCPY_NON_SLEEPABLE  io_uring_bpf_req_memcpy() is no longer
- *                             KF_SLEEPABLE. Probed by loading a
- *                             non-sleepable program that calls it.
- *   FIX_MEMCPY_NULL_DESC      the memcpy kfunc checks its descriptor
- *                             pointers for NULL (-EINVAL). Nothing can be
- *                             run to find out: without the fix it oopses.
- *                             Detected as part of the memcpy redesign (see
- *                             t_fixes_probe()).
+ *                             KF_SLEEPABLE (patch 0036). Probed by loading
+ *                             a non-sleepable program that calls it.
+ *   FIX_MEMCPY_NULL_DESC      the memcpy kfunc refuses NULL descriptors with
+ *                             -EINVAL (patch 0033). Nothing can be run to
+ *                             find out: without the fix it oopses. Our
+ *                             kernels are built from a prefix of
+ *                             kernel/patches/series, and 0033 comes before
+ *                             0036: a kernel with 0036 has 0033. So the
+ *                             probe is 0036's, and a kernel older than 0036
+ *                             never runs these rows.
  */
 #ifndef TESTS_KERNEL_T_FIXES_H
 #define TESTS_KERNEL_T_FIXES_H
@@ -38,11 +42,11 @@ static inline const char *t_fix_name(enum t_fix f)
 {
 	switch (f) {
 	case FIX_LOOP_REQUIRED:
-		return "loop ops without .loop refused at registration";
+		return "0032 (loop ops without .loop refused)";
 	case FIX_MEMCPY_NULL_DESC:
-		return "io_uring_bpf_req_memcpy() NULL descriptors give -EINVAL";
+		return "0033 (memcpy: NULL descriptors give -EINVAL)";
 	case FIX_MEMCPY_NON_SLEEPABLE:
-		return "io_uring_bpf_req_memcpy() callable from non-sleepable programs";
+		return "0036 (memcpy from non-sleepable programs)";
 	default:
 		return "none";
 	}
@@ -73,12 +77,7 @@ static inline void t_fixes_probe(void)
 	/* probed by its row (see above) */
 	t_fix_have[FIX_LOOP_REQUIRED] = true;
 	t_fix_have[FIX_MEMCPY_NON_SLEEPABLE] = t_probe_memcpy_non_sleepable();
-	/*
-	 * The NULL checks come with the memcpy redesign (the same kernel
-	 * series): a kernel whose memcpy kfunc is not sleepable any more
-	 * checks its descriptors. A kernel with the old, sleepable kfunc is
-	 * the one that oopses.
-	 */
+	/* 0033 precedes 0036 in the series (see above) */
 	t_fix_have[FIX_MEMCPY_NULL_DESC] = t_fix_have[FIX_MEMCPY_NON_SLEEPABLE];
 	printf("# kernel fixes: %s: %s; %s: %s\n",
 	       t_fix_name(FIX_MEMCPY_NON_SLEEPABLE),
