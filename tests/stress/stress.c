@@ -473,7 +473,7 @@ static long settle_kb(void)
 	long prev = -1, cur = meminfo_kb("SUnreclaim");
 	int i;
 
-	for (i = 0; i < 20 && cur != prev; i++) {
+	for (i = 0; i < 10 && cur != prev; i++) {
 		sleep(1);
 		prev = cur;
 		cur = meminfo_kb("SUnreclaim");
