@@ -534,7 +534,8 @@ static void phase_cycles(void)
 		return;
 	if (uring_init(&opr, 8, T_IORING_SETUP_BPF, 0))
 		return err("cycles: io_uring_setup failed");
-	for (i = 0; i < 20; i++)	/* warm the caches */
+	/* warm the caches: a tenth of the run, at least 20 cycles */
+	for (i = 0; i < 20 || i < o.cycles / 10; i++)
 		if (one_cycle(&opr))
 			goto out;
 	m0 = slab_kb(&precise);
