@@ -3,8 +3,9 @@
  * progargs.c - what `load` and `run` both do to a program before loading
  * it: take --set KEY=VALUE and --id N from the command line, apply them to
  * the opened object, and say "this kernel lacks it" before anything else
- * is attempted; and the --ring PID:FD parser. Each command keeps its own argp grammar and help texts and
- * decides where in its sequence these steps come.
+ * is attempted; and the --ring PID:FD parser. Each command keeps its own
+ * argp grammar and help texts and decides where in its sequence these
+ * steps come.
  */
 #include <argp.h>
 #include <stdlib.h>

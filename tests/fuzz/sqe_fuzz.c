@@ -78,40 +78,49 @@ static bool is_kernel(uint64_t a)
 static uint64_t rnd_addr(void)
 {
 	switch (pick(12)) {
-	case 0: return 0;
-	case 1: return (uintptr_t)unmapped + pick(4096);
-	case 2: return (uintptr_t)area + RO_OFF + pick(RO_LEN);
-	case 3: return 0xffff888000000000ULL + (pick(1 << 20) << 12);
-	case 4: return 0xffffffff81000000ULL + pick(1 << 24);
-	case 5: return 0x8000000000000000ULL | rnd();	/* non-canonical */
-	case 6: return (uintptr_t)area + BUF_AREA - pick(64);	/* at the end */
-	case 7: return pick(1 << 16);			/* offset-like */
-	default: return (uintptr_t)area + pick(BUF_AREA);
+	case 0:
+		return 0;
+	case 1:
+		return (uintptr_t)unmapped + pick(4096);
+	case 2:
+		return (uintptr_t)area + RO_OFF + pick(RO_LEN);
+	case 3:
+		return 0xffff888000000000ULL + (pick(1 << 20) << 12);
+	case 4:
+		return 0xffffffff81000000ULL + pick(1 << 24);
+	case 5:
+		return 0x8000000000000000ULL | rnd();	/* non-canonical */
+	case 6:
+		return (uintptr_t)area + BUF_AREA - pick(64);	/* at the end */
+	case 7:
+		return pick(1 << 16);			/* offset-like */
+	default:
+		return (uintptr_t)area + pick(BUF_AREA);
 	}
 }
 
 static uint32_t rnd_len(void)
 {
 	switch (pick(8)) {
-	case 0: return 0;
-	case 1: return 0xffffffff;
-	case 2: return 1U << pick(32);
-	case 3: return pick(1 << 20) + 1;
-	default: return pick(4096) + 1;
+	case 0:
+		return 0;
+	case 1:
+		return 0xffffffff;
+	case 2:
+		return 1U << pick(32);
+	case 3:
+		return pick(1 << 20) + 1;
+	default:
+		return pick(4096) + 1;
 	}
 }
 
 /* the memcpy op's parameters in sqe->off: ids, offsets, length */
 static uint64_t rnd_off(void)
 {
-	uint64_t len;
+	static const uint64_t max[] = { 64, 1 << 12, 1 << 24 };
+	uint64_t k = pick(4), len = k < 3 ? pick(max[k]) : 0xffffff;
 
-	switch (pick(4)) {
-	case 0: len = pick(64); break;
-	case 1: len = pick(1 << 12); break;
-	case 2: len = pick(1 << 24); break;
-	default: len = 0xffffff; break;
-	}
 	return pick(4) | pick(4) << 2 | pick(1 << 16) << 8 | pick(1 << 16) << 24 |
 	       len << 40;
 }
