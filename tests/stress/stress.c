@@ -467,6 +467,66 @@ static long slabinfo_bytes(void)
 	return total;
 }
 
+/* per-cache active bytes (/proc/slabinfo), for the biggest growers */
+#define MAX_CACHES 512
+struct cache_use {
+	char name[48];
+	long bytes;
+};
+
+static int slab_caches(struct cache_use *c)
+{
+	char line[512];
+	int n = 0;
+	FILE *f = fopen("/proc/slabinfo", "r");
+
+	if (!f)
+		return 0;
+	while (n < MAX_CACHES && fgets(line, sizeof(line), f)) {
+		long active, num, size;
+
+		if (sscanf(line, "%47s %ld %ld %ld", c[n].name, &active, &num,
+			   &size) == 4) {
+			c[n].bytes = active * size;
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/* print the caches that grew most between a and b */
+static void slab_growers(struct cache_use *a, int na, struct cache_use *b, int nb)
+{
+	int i, j, k, shown = 0;
+
+	for (k = 0; k < 5; k++) {
+		long best = 0;
+		int bi = -1, bj = -1;
+
+		for (i = 0; i < nb; i++) {
+			for (j = 0; j < na && strcmp(a[j].name, b[i].name); j++)
+				;
+			if (b[i].bytes - (j < na ? a[j].bytes : 0) > best) {
+				best = b[i].bytes - (j < na ? a[j].bytes : 0);
+				bi = i;
+				bj = j;
+			}
+		}
+		if (bi < 0 || best < 4096)
+			break;
+		printf("%s %s %+ld kB", shown++ ? "," : "  grew most:",
+		       b[bi].name, best / 1024);
+		/* don't pick it again */
+		if (bj < na)
+			a[bj].bytes = b[bi].bytes;
+		else
+			b[bi].bytes = 0;
+	}
+	if (shown)
+		printf("\n");
+}
+
 /* wait for deferred frees (RCU, link work) to finish: until stable */
 static long settle_kb(void)
 {
@@ -524,7 +584,9 @@ static long slab_kb(bool *precise)
  */
 static void phase_cycles(void)
 {
+	static struct cache_use c0[MAX_CACHES], c2[MAX_CACHES];
 	long m0, m1 = 0, m2;
+	int nc0;
 	struct uring opr;
 	bool precise;
 	double t0;
@@ -539,6 +601,7 @@ static void phase_cycles(void)
 		if (one_cycle(&opr))
 			goto out;
 	m0 = slab_kb(&precise);
+	nc0 = slab_caches(c0);
 	t0 = now_s();
 	for (i = 0; i < o.cycles; i++) {
 		if (one_cycle(&opr))
@@ -554,6 +617,7 @@ static void phase_cycles(void)
 	       "%+ld kB (%+ld, %+ld kB per half)\n", o.cycles, now_s() - t0,
 	       precise ? "/proc/slabinfo active objects" : "SUnreclaim",
 	       m0, m1, m2, m2 - m0, m1 - m0, m2 - m1);
+	slab_growers(c0, nc0, c2, slab_caches(c2));
 	if (m1 - m0 > o.slab_limit_kb / 2 && m2 - m1 > o.slab_limit_kb / 2)
 		err("cycles: slab grew in both halves (%+ld, %+ld kB) by more "
 		    "than half the limit (%ld kB): a leak", m1 - m0, m2 - m1,
