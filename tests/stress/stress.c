@@ -586,8 +586,9 @@ static void slab_flush(void)
 
 	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
 	if (fd >= 0) {
-		if (write(fd, "3", 1) != 1)
-			;	/* best effort */
+		ssize_t r = write(fd, "3", 1);	/* best effort */
+
+		(void)r;
 		close(fd);
 	}
 	d = opendir("/sys/kernel/slab");
@@ -598,11 +599,12 @@ static void slab_flush(void)
 			continue;
 		snprintf(path, sizeof(path), "/sys/kernel/slab/%s/shrink", e->d_name);
 		fd = open(path, O_WRONLY);
-		if (fd < 0)
-			continue;
-		if (write(fd, "1", 1) != 1)
-			;	/* best effort */
-		close(fd);
+		if (fd >= 0) {
+			ssize_t r = write(fd, "1", 1);	/* best effort */
+
+			(void)r;
+			close(fd);
+		}
 	}
 	closedir(d);
 }
