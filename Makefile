@@ -21,6 +21,13 @@
 #                      BENCH_RUNS=R runs per mode (default 5)
 #   make install       the CLI, libiouring-bpf.a with its header and
 #                      iouring-bpf.pc, the man page (PREFIX, DESTDIR)
+#   make stress        boot the debug kernel once, run iou-stress: op id races,
+#                      waits ended from outside, 1000 attach/detach cycles with
+#                      slab and kmemleak figures (tests/stress/run; STRESS_*)
+#   make fuzz          100,000 random IORING_OP_BPF SQEs in the debug kernel,
+#                      then the CLI's parsers under libFuzzer for 60 s on the
+#                      host (tests/fuzz/run; FUZZ_SEED, FUZZ_REQUESTS,
+#                      FUZZ_CLI_SECONDS)
 #   make clean         remove build products in the work tree (not the cache;
 #                      the cache is $(IOURING_BPF_CACHE): rm -rf it to start over)
 #
@@ -43,12 +50,13 @@ export IOURING_BPF_CACHE
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev dwarves \
 	qemu-system-x86 clang llvm libcap-dev zlib1g-dev libzstd-dev pkg-config \
 	cpio xz-utils zstd git gnuplot-nox python3 linux-source-6.12 iproute2 kmod \
-	liburing-dev
+	liburing-dev libclang-rt-14-dev
 JOBS ?= $(shell nproc)
 BTF ?=
 TESTS_ARGS ?=
 
-.PHONY: all deps tools kernel kernel-debug stock-kernel vmlinux.h test-prep test demo bench install clean
+.PHONY: all deps tools kernel kernel-debug stock-kernel vmlinux.h test-prep test demo bench \
+	install stress fuzz clean
 
 all: tools kernel
 
@@ -121,6 +129,12 @@ bench: deps tools kernel
 PREFIX ?= /usr/local
 install:
 	$(MAKE) -C loader install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+stress: test-prep
+	tests/stress/run
+
+fuzz: test-prep
+	tests/fuzz/run
 
 clean:
 	@if [ -f loader/Makefile ]; then $(MAKE) -C loader clean; fi

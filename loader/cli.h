@@ -57,5 +57,8 @@ int prog_args_apply(const struct prog_args *pa, struct iouring_bpf *h,
 /* 1 with err filled (iouring_bpf_load's "kernel lacks ..." message) if the
  * running kernel has no struct_ops type for h's kind, else 0 */
 int prog_kernel_lacks(struct iouring_bpf *h, struct iouring_bpf_error *err);
+/* --ring PID:FD: 0, or -1 and a message naming the bad part */
+int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
+		   long long *fd);
 
 #endif /* __IOURING_BPF_CLI_H */

@@ -42,21 +42,14 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct load_args *a = state->input;
-	long long v;
-	char *colon;
+	long long pid, fd;
 
 	switch (key) {
 	case 'r':
-		colon = strchr(arg, ':');
-		if (!colon)
-			argp_error(state, "--ring wants PID:FD, got '%s'", arg);
-		*colon = '\0';
-		if (parse_ll("load", "--ring PID", arg, 1, 1 << 30, &v))
+		if (parse_ring_arg("load", arg, &pid, &fd))
 			exit(EXIT_USAGE);
-		a->ring_pid = v;
-		if (parse_ll("load", "--ring FD", colon + 1, 0, 1 << 30, &v))
-			exit(EXIT_USAGE);
-		a->ring_fd = v;
+		a->ring_pid = pid;
+		a->ring_fd = fd;
 		break;
 	case 'n':
 		if (!*arg || strchr(arg, '/') || strchr(arg, '.'))

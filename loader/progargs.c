@@ -3,11 +3,13 @@
  * progargs.c - what `load` and `run` both do to a program before loading
  * it: take --set KEY=VALUE and --id N from the command line, apply them to
  * the opened object, and say "this kernel lacks it" before anything else
- * is attempted. Each command keeps its own argp grammar and help texts and
- * decides where in its sequence these steps come.
+ * is attempted; and the --ring PID:FD parser. Each command keeps its own
+ * argp grammar and help texts and decides where in its sequence these
+ * steps come.
  */
 #include <argp.h>
 #include <stdlib.h>
+#include <string.h>
 #include "cli.h"
 
 error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
@@ -26,6 +28,25 @@ error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
 		return 0;
 	}
 	return ARGP_ERR_UNKNOWN;
+}
+
+int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
+		   long long *fd)
+{
+	const char *colon = strchr(arg, ':');
+	char buf[64];
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(buf)) {
+		fprintf(stderr, "iouring-bpf %s: --ring wants PID:FD, got '%s'\n",
+			cmd, arg);
+		return -1;
+	}
+	memcpy(buf, arg, colon - arg);
+	buf[colon - arg] = '\0';
+	if (parse_ll(cmd, "--ring PID", buf, 1, 1 << 30, pid) ||
+	    parse_ll(cmd, "--ring FD", colon + 1, 0, 1 << 30, fd))
+		return -1;
+	return 0;
 }
 
 int prog_args_apply(const struct prog_args *pa, struct iouring_bpf *h,

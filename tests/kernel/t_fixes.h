@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * t_fixes.h - which of the kernel fixes of issue 9 the running kernel has,
+ * found out without running anything that would oops on a kernel that
+ * lacks them (an oops under uring_lock hangs the VM).
+ *
+ *   FIX_LOOP_REQUIRED         a loop ops map without .loop is refused
+ *                             (kernel patch 0032: -EINVAL when the map is
+ *                             loaded). Probed by the row itself: loading
+ *                             and registering such a map is harmless, only
+ *                             waiting on the ring afterwards oopses, so if
+ *                             it registers, the row unregisters at once and
+ *                             fails without entering the ring.
+ *   FIX_MEMCPY_NON_SLEEPABLE  io_uring_bpf_req_memcpy() is no longer
+ *                             KF_SLEEPABLE (patch 0036). Probed by loading
+ *                             a non-sleepable program that calls it.
+ *   FIX_MEMCPY_NULL_DESC      the memcpy kfunc refuses NULL descriptors with
+ *                             -EINVAL (patch 0033). Nothing can be run to
+ *                             find out: without the fix it oopses. Our
+ *                             kernels are built from a prefix of
+ *                             kernel/patches/series, and 0033 comes before
+ *                             0036: a kernel with 0036 has 0033. So the
+ *                             probe is 0036's, and a kernel older than 0036
+ *                             never runs these rows.
+ */
+#ifndef TESTS_KERNEL_T_FIXES_H
+#define TESTS_KERNEL_T_FIXES_H
+
+#include "hostile_op.skel.h"
+
+enum t_fix {
+	FIX_NONE,
+	FIX_LOOP_REQUIRED,
+	FIX_MEMCPY_NULL_DESC,
+	FIX_MEMCPY_NON_SLEEPABLE,
+	FIX__NR,
+};
+
+static bool t_fix_have[FIX__NR];
+
+static inline const char *t_fix_name(enum t_fix f)
+{
+	switch (f) {
+	case FIX_LOOP_REQUIRED:
+		return "0032 (loop ops without .loop refused)";
+	case FIX_MEMCPY_NULL_DESC:
+		return "0033 (memcpy: NULL descriptors give -EINVAL)";
+	case FIX_MEMCPY_NON_SLEEPABLE:
+		return "0036 (memcpy from non-sleepable programs)";
+	default:
+		return "none";
+	}
+}
+
+/* does a non-sleepable issue_fn calling the memcpy kfunc load? */
+static inline bool t_probe_memcpy_non_sleepable(void)
+{
+	struct hostile_op *s = hostile_op__open();
+	struct bpf_map *m;
+	bool ok;
+
+	if (!s)
+		return false;
+	bpf_object__for_each_map(m, s->obj)
+		if ((bpf_map__type(m) == BPF_MAP_TYPE_STRUCT_OPS))
+			bpf_map__set_autocreate(m, !strcmp(bpf_map__name(m),
+							   "op_mc_nonsleepable"));
+	ok = hostile_op__load(s) == 0;
+	hostile_op__destroy(s);
+	t_libbpf_log_reset();
+	return ok;
+}
+
+static inline void t_fixes_probe(void)
+{
+	t_fix_have[FIX_NONE] = true;
+	/* probed by its row (see above) */
+	t_fix_have[FIX_LOOP_REQUIRED] = true;
+	t_fix_have[FIX_MEMCPY_NON_SLEEPABLE] = t_probe_memcpy_non_sleepable();
+	/* 0033 precedes 0036 in the series (see above) */
+	t_fix_have[FIX_MEMCPY_NULL_DESC] = t_fix_have[FIX_MEMCPY_NON_SLEEPABLE];
+	printf("# kernel fixes: %s: %s; %s: %s\n",
+	       t_fix_name(FIX_MEMCPY_NON_SLEEPABLE),
+	       t_fix_have[FIX_MEMCPY_NON_SLEEPABLE] ? "yes" : "no",
+	       t_fix_name(FIX_MEMCPY_NULL_DESC),
+	       t_fix_have[FIX_MEMCPY_NULL_DESC] ? "yes" : "no");
+}
+
+static inline bool t_fix_present(enum t_fix f)
+{
+	return f < FIX__NR && t_fix_have[f];
+}
+
+#endif
