@@ -1,6 +1,6 @@
 # tests/cli/lib.sh - sourced by the VM tests of the iouring-bpf CLI.
 # run_ok ARGS...: `iouring-bpf run ARGS`, must exit 0 (3, the kernel lacks
-# the feature, skips the test). expect_exit CODE PATTERN -- ARGS...: any
+# the feature, skips the test); its output is then in RUN_OUT. expect_exit CODE PATTERN -- ARGS...: any
 # subcommand, exit code and output pattern (extended regex).
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CLI=${IOURING_BPF_CLI:-$ROOT/build/iouring-bpf}
@@ -53,6 +53,7 @@ run_ok() {
 		return 1
 	fi
 	echo "$out" | grep -E '^run |: ok' | sed "s/^/[$*] /"
+	RUN_OUT=$out
 	return 0
 }
 
