@@ -37,9 +37,10 @@
  *        iouring-bpf show
  *
  * Run:   iouring-bpf run cq-stats --count 256
- *        (NOPs, reads of /dev/zero, of a write-only fd (-EBADF) and of a
- *        directory (-EISDIR), waited for in batches of 32; the counts the
- *        program reports must equal what user space reaped itself)
+ *        (NOPs, reads of /dev/zero, of a write-only fd (-EBADF) and of
+ *        /dev/zero into an unmapped address (-EFAULT), all completing
+ *        inline, waited for in batches of 32; the counts the program
+ *        reports must equal what user space reaped itself)
  */
 #include "iouring_bpf.h"
 
