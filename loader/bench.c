@@ -448,7 +448,7 @@ static int check_features(int needs)
 {
 	static const struct { int need; const char *type, *what; } f[] = {
 		{ NEED_OP, "uring_bpf_ops", "IORING_OP_BPF (struct uring_bpf_ops)" },
-		{ NEED_LOOP, "io_uring_ops", "the io_uring loop hook (struct io_uring_ops)" },
+		{ NEED_LOOP, "io_uring_ops", "an io_uring loop hook (struct io_uring_ops or io_uring_bpf_ops)" },
 	};
 	struct utsname u;
 
@@ -457,6 +457,10 @@ static int check_features(int needs)
 		int ret;
 
 		if (!(needs & f[i].need))
+			continue;
+		/* the loop programs also run on mainline's io_uring_bpf_ops */
+		if (f[i].need == NEED_LOOP &&
+		    iouring_bpf_kernel_loop_api() != IOURING_BPF_LOOP_NONE)
 			continue;
 		ret = iouring_bpf_kernel_has_type(f[i].type);
 		if (ret > 0)

@@ -188,6 +188,7 @@ int bench_nops(struct bench_scn *s)
 	bench_param(s, "order", "warm-up (each mode once, N/10), then a b c d repeated %d times",
 		    s->runs);
 	bench_param(s, "c", "program loaded and attached before the clock starts; timed: the one io_uring_enter");
+	bench_param(s, "loop_binding", iouring_bpf_loop_api_key(iouring_bpf_kernel_loop_api()));
 	if (s->alt_prog) {
 		char sets[160] = "";
 		size_t off = 0;

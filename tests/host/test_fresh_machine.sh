@@ -132,7 +132,7 @@ user_make() {	# user_make LOG ARGS...: one make, as a new user types it
 if [[ " $PARTS " == *" test "* ]]; then
 bare
 if user_make "$S/test.log" test TESTS_ARGS="-t kernel/test_vm_boot"; then
-	if grep -qE '^Summary: 1 passed, 0 failed' "$S/test.log"; then
+	if grep -qE '^Summary: [1-9][0-9]* passed, 0 failed' "$S/test.log"; then
 		echo "ok: make test from bare: $(grep '^Summary' "$S/test.log")"
 	else
 		echo "FAIL: make test did not run its one test: $(grep '^Summary' "$S/test.log" || echo no summary)"
