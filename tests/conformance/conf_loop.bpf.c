@@ -24,12 +24,19 @@ typedef signed long long __s64;
 typedef __u16 __be16;
 typedef __u32 __be32;
 typedef __u32 __wsum;
+typedef unsigned long size_t;
 
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-/* the v3 hook, by hand */
-struct io_ring_ctx;
+/*
+ * the v3 hook, by hand. io_ring_ctx is opaque to the program, but libbpf
+ * checks a kfunc's prototype against the kernel's (a pointer to a struct
+ * must point to a struct of the same name: a forward declaration is
+ * refused), so it is defined, empty.
+ */
+struct io_ring_ctx {
+};
 
 struct iou_loop_state {
 	__u32 cq_tail;
@@ -49,7 +56,7 @@ enum {
 
 extern int bpf_io_uring_submit_sqes(struct io_ring_ctx *ctx, __u32 nr) __ksym;
 extern __u8 *bpf_io_uring_get_region(struct io_ring_ctx *ctx, __u32 region_id,
-				     const __u64 rdwr_buf_size) __ksym;
+				     const size_t rdwr_buf_size) __ksym;
 
 char LICENSE[] SEC("license") = "GPL";
 
