@@ -348,8 +348,8 @@ static int cycle(const char *unreg, const char *reg)
 
 	CHECK(system(unreg) == 0, "unregister_command", "'%s' failed", unreg);
 	/*
-	 * Unregistering may be deferred a little (the link is freed from a
-	 * work item when its last pin goes): until then the op still runs;
+	 * Unregistering may be deferred a little (removing the last pin of a
+	 * link may release it later): until then the op still runs;
 	 * after it, every request fails with -EOPNOTSUPP. Anything else is
 	 * wrong at any time.
 	 */
