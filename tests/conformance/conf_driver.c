@@ -202,7 +202,8 @@ static void echo_case(struct io_uring *ring, const char *combo, int b1, int b2,
 		r.flags = 0;
 		snprintf(name, sizeof(name), "%s_copy_refused%s", combo, async ? "_async" : "");
 		ret = submit_one(ring, &r, &res);
-		CHECK(ret == 0 && res == -EINVAL, name, "submit %d, res %d, want -EINVAL", ret, res);
+		CHECK(ret == 0 && res == -EINVAL, name, "submit %d, res %d, want -EINVAL",
+		      ret, res);
 	}
 	if (b1 == FIXED)
 		io_uring_unregister_buffers(ring);
