@@ -38,9 +38,10 @@
  *
  * Run:   iouring-bpf run cq-stats --count 256
  *        (NOPs, reads of /dev/zero, of a write-only fd (-EBADF) and of
- *        /dev/zero into an unmapped address (-EFAULT), all completing
- *        inline, waited for in batches of 32; the counts the program
- *        reports must equal what user space reaped itself)
+ *        a directory (-EISDIR; on mainline, where the program submits,
+ *        of /dev/zero into NULL: -EFAULT, inline), waited for in batches
+ *        of 32; the counts the program reports must equal what user
+ *        space reaped itself)
  */
 #include "iouring_bpf.h"
 
