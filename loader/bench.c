@@ -448,7 +448,7 @@ static int check_features(int needs)
 {
 	static const struct { int need; const char *type, *what; } f[] = {
 		{ NEED_OP, "uring_bpf_ops", "IORING_OP_BPF (struct uring_bpf_ops)" },
-		{ NEED_LOOP, "io_uring_ops", "an io_uring loop hook (struct io_uring_ops or io_uring_bpf_ops)" },
+		{ NEED_LOOP, "io_uring_ops", "the io_uring loop hook (struct io_uring_ops or io_uring_bpf_ops)" },
 	};
 	struct utsname u;
 
