@@ -29,6 +29,7 @@ usage_error --initrd
 usage_error --stock --debug -- true
 usage_error --stock --kernel /boot/vmlinuz -- true
 usage_error --stock --initrd /dev/null -- true
+IOURING_BPF_TCG_THREAD=many usage_error -- true
 rc=0; "$VMRUN" --help >/dev/null 2>&1 || rc=$?
 [ $rc = 2 ] || { echo "FAIL: --help: exit $rc"; fail=1; }
 exit $fail
