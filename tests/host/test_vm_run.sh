@@ -1,16 +1,34 @@
 #!/bin/bash
-# kernel/vm-run end to end on the cached release kernel (skipped when it is
-# not built: make kernel): the command's output without boot noise, its exit
+# test-timeout: 1200
+# kernel/vm-run end to end on the cached release kernel, or the debug kernel
+# that make test-prep builds when the release one is not cached (skipped
+# when neither is): the command's output without boot noise, its exit
 # status, cwd and environment passed in; a kernel report (a WARNING written
 # to /dev/kmsg) exits 3; a hang exits 124 at --timeout.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CACHE=${IOURING_BPF_CACHE:-/var/cache/iouring-bpf}
-key=$("$ROOT/kernel/build" --print-key 2>/dev/null || true)
-K=$CACHE/kernel/release-${key:0:12}/bzImage
-if [ -z "$key" ] || [ ! -f "$K" ]; then
-	echo "the release kernel is not built (make kernel)"
+HANG_TIMEOUT=20
+K=
+for flavour in release debug; do
+	flag=(); [ $flavour = release ] || flag=(--debug)
+	key=$("$ROOT/kernel/build" "${flag[@]}" --print-key 2>/dev/null || true)
+	if [ -n "$key" ] && [ -f "$CACHE/kernel/$flavour-${key:0:12}/bzImage" ]; then
+		K=$CACHE/kernel/$flavour-${key:0:12}/bzImage
+		break
+	fi
+done
+if [ -z "$K" ]; then
+	echo "no kernel of this series is built (make kernel, or make test-prep)"
 	exit 77
+fi
+echo "kernel: $flavour ($K)"
+# The debug kernel (KASAN) boots slower and wants vm-run --debug's memory:
+# let the hang start before the end.
+VMARGS=(--kernel "$K")
+if [ $flavour = debug ]; then
+	HANG_TIMEOUT=90
+	VMARGS+=(--mem 2G --timeout 600)
 fi
 VMRUN=$ROOT/kernel/vm-run
 T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/vmrun.XXXXXX")
@@ -20,7 +38,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 
 # 1. Output, status, cwd, environment.
 rc=0
-(cd "$ROOT/tests" && IOURING_BPF_PROBE=yes OTHER_PROBE=no "$VMRUN" --kernel "$K" -- \
+(cd "$ROOT/tests" && IOURING_BPF_PROBE=yes OTHER_PROBE=no "$VMRUN" "${VMARGS[@]}" -- \
 	sh -c 'echo "out pwd=$PWD probe=$IOURING_BPF_PROBE other=${OTHER_PROBE:-unset} vm=$IOURING_BPF_IN_VM"; echo err >&2; exit 7') \
 	>"$T/out" 2>"$T/err" || rc=$?
 cat "$T/out"
@@ -32,7 +50,7 @@ grep -qE '@@vm-run|^\[ *[0-9]+\.[0-9]+\]' "$T/out" && bad "boot noise or markers
 
 # 2. A kernel report fails the run although the command succeeded.
 rc=0
-"$VMRUN" --kernel "$K" --console-log "$T/console2" -- sh -c 'echo "<4>WARNING: CPU: 0 PID: 1 at fake/test.c:1 fake_warn+0x0/0x10" >/dev/kmsg' \
+"$VMRUN" "${VMARGS[@]}" --console-log "$T/console2" -- sh -c 'echo "<4>WARNING: CPU: 0 PID: 1 at fake/test.c:1 fake_warn+0x0/0x10" >/dev/kmsg' \
 	>"$T/out" 2>"$T/err" || rc=$?
 [ $rc = 3 ] || bad "kernel report: exit $rc, expected 3"
 grep -q "KERNEL REPORT" "$T/err" && grep -q "fake_warn" "$T/err" || bad "report not printed: $(tail -5 "$T/err")"
@@ -40,7 +58,7 @@ grep -q "KERNEL REPORT" "$T/err" && grep -q "fake_warn" "$T/err" || bad "report 
 
 # 3. A hang ends at --timeout with 124.
 rc=0
-"$VMRUN" --kernel "$K" --console-log "$T/console3" --timeout 20 -- sleep 600 >"$T/out" 2>"$T/err" || rc=$?
+"$VMRUN" "${VMARGS[@]}" --console-log "$T/console3" --timeout $HANG_TIMEOUT -- sleep 600 >"$T/out" 2>"$T/err" || rc=$?
 [ $rc = 124 ] || bad "hang: exit $rc, expected 124"
 grep -q "TIMEOUT" "$T/err" || bad "no TIMEOUT message"
 [ $rc = 124 ] && echo "ok: hang -> 124"
