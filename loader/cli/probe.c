@@ -19,7 +19,7 @@
 #include <linux/capability.h>
 #include <bpf/btf.h>
 #include "cli.h"
-#include "ring.h"
+#include "../workloads/ring.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON	38

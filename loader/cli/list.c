@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * list.c - `iouring-bpf list`: the catalogue, with each parameter's default
+ * list.c - `iouring-bpf list`: the built-in programs, with each parameter's default
  * read from the embedded object itself (so it cannot drift from the .bpf.c).
  */
 #include <argp.h>
@@ -8,19 +8,30 @@
 #include "cli.h"
 
 
-static void print_text(const struct iou_prog *p, struct iouring_bpf *h)
+/* the kind is read from the object: "?" if it could not be opened */
+static const char *kind_name(struct iouring_bpf *h)
+{
+	return h ? iouring_bpf_kind_name(iouring_bpf_kind(h)) : "?";
+}
+
+static int is_op(struct iouring_bpf *h)
+{
+	return h && iouring_bpf_kind(h) == IOURING_BPF_KIND_OP;
+}
+
+static void print_text(const struct iouring_bpf_prog *p, struct iouring_bpf *h)
 {
 	long long v;
 	int i;
 
-	printf("%-12s %-4s %s\n", p->name, iou_kind_name(p->kind), p->desc);
+	printf("%-12s %-4s %s\n", p->name, kind_name(h), p->desc);
 	printf("%-12s      struct %s, progs/%s", "",
-	       p->kind == IOU_KIND_OP ? "uring_bpf_ops" :
+	       is_op(h) ? "uring_bpf_ops" :
 	       "io_uring_ops (v3) + io_uring_bpf_ops (mainline 7.1+)", p->file);
-	if (p->kind == IOU_KIND_OP && h)
+	if (is_op(h))
 		printf(", op id %d", iouring_bpf_op_id(h));
 	printf("\n");
-	for (i = 0; i < IOU_MAX_PARAMS && p->params[i].name; i++) {
+	for (i = 0; i < IOURING_BPF_MAX_PARAMS && p->params[i].name; i++) {
 		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
 			printf("%-12s      %s=?  (not in the object!)  %s\n", "",
 			       p->params[i].name, p->params[i].help);
@@ -33,7 +44,7 @@ static void print_text(const struct iou_prog *p, struct iouring_bpf *h)
 		printf("%-12s      on mainline: %s\n", "", p->mainline_note);
 }
 
-static void print_json(const struct iou_prog *p, struct iouring_bpf *h,
+static void print_json(const struct iouring_bpf_prog *p, struct iouring_bpf *h,
 		       int first)
 {
 	long long v;
@@ -42,13 +53,13 @@ static void print_json(const struct iou_prog *p, struct iouring_bpf *h,
 	printf("%s\n    {\"name\": ", first ? "" : ",");
 	json_str(stdout, p->name);
 	printf(", \"kind\": \"%s\", \"struct_ops\": %s, \"file\": ",
-	       iou_kind_name(p->kind), p->kind == IOU_KIND_OP ?
+	       kind_name(h), is_op(h) ?
 	       "[\"uring_bpf_ops\"]" :
 	       "[\"io_uring_ops\", \"io_uring_bpf_ops\"]");
 	json_str(stdout, p->file);
 	printf(", \"description\": ");
 	json_str(stdout, p->desc);
-	if (p->kind == IOU_KIND_OP && h)
+	if (is_op(h))
 		printf(", \"op_id\": %d", iouring_bpf_op_id(h));
 	printf(", \"example\": ");
 	json_str(stdout, p->example);
@@ -58,7 +69,7 @@ static void print_json(const struct iou_prog *p, struct iouring_bpf *h,
 	else
 		printf("null");
 	printf(", \"params\": [");
-	for (i = 0; i < IOU_MAX_PARAMS && p->params[i].name; i++) {
+	for (i = 0; i < IOURING_BPF_MAX_PARAMS && p->params[i].name; i++) {
 		printf("%s{\"name\": ", i ? ", " : "");
 		json_str(stdout, p->params[i].name);
 		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
@@ -75,16 +86,16 @@ int cmd_list(int argc, char **argv)
 {
 	int json;
 	struct iouring_bpf_error err;
-	size_t i;
+	int i;
 
 	json = cli_parse_json_only(argc, argv, "list",
 	"List the built-in programs, their parameters (--set KEY=VALUE) and "
 	"defaults.");
 	if (json)
 		printf("{\"programs\": [");
-	for (i = 0; i < iou_catalog_len; i++) {
-		const struct iou_prog *p = &iou_catalog[i];
-		struct iouring_bpf *h = iouring_bpf_open(p->name, &err);
+	for (i = 0; i < IOURING_BPF_NR_PROGS; i++) {
+		const struct iouring_bpf_prog *p = iouring_bpf_prog(i);
+		struct iouring_bpf *h = iouring_bpf_open_prog(p, &err);
 
 		if (!h)
 			fprintf(stderr, "iouring-bpf list: %s\n", err.msg);

@@ -13,8 +13,8 @@
 #define __IOURING_BPF_BENCH_H
 
 #include <stdio.h>
-#include "cli.h"
-#include "ring.h"
+#include "../cli/cli.h"
+#include "../workloads/ring.h"
 
 #define BENCH_MAX_RUNS		50
 #define BENCH_MAX_PARAMS	24

@@ -14,7 +14,7 @@
 #include <bpf/btf.h>
 #include "cli.h"
 #include "pins.h"
-#include "../progs/iou_exit_info.h"
+#include "../../progs/iou_exit_info.h"
 
 /* first program id in the func-pointer members of the struct_ops value */
 static __u32 first_prog_id(int map_fd, const struct bpf_map_info *mi,

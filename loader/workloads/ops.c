@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_op.c - the workloads `run` drives for the IORING_OP_BPF programs
+ * ops.c - the workloads `run` drives for the IORING_OP_BPF programs
  * (nop, memcpy, errinject, chain). Each submits requests with opcode 65 and
  * the program's op id, reaps every CQE, and checks results and counters
  * exactly.
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <bpf/libbpf.h>
-#include "run.h"
+#include "workload.h"
 
 #define BATCH		32
 

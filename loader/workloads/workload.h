@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* run.h - what `run` gives a program's workload (run_op.c, run_loop.c) */
-#ifndef __IOURING_BPF_RUN_H
-#define __IOURING_BPF_RUN_H
+/*
+ * workload.h - what `iouring-bpf run` gives a program's workload (ops.c,
+ * loops.c), and the workloads by program. Sits on the library's public
+ * header and the CLI's ring (ring.h) only.
+ */
+#ifndef __IOURING_BPF_WORKLOAD_H
+#define __IOURING_BPF_WORKLOAD_H
 
-#include "cli.h"
+#include <stdio.h>
+#include "iouring-bpf.h"
 #include "ring.h"
 
 #define RUN_MAX_OUT	64
 
 struct run_ctx {
-	const struct iou_prog	*prog;
+	const struct iouring_bpf_prog *prog;
 	struct iouring_bpf	*h;
 	struct ring		ring;
 	long long		count;		/* --count, or -1 */
@@ -51,4 +56,26 @@ __u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags);
 int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n);
 long long now_ns(void);
 
-#endif /* __IOURING_BPF_RUN_H */
+struct workload {
+	int		(*setup)(struct run_ctx *rc);	/* before load */
+	int		(*run)(struct run_ctx *rc);	/* after attach */
+	const char	*count_param;	/* what --count sets (NULL: workload) */
+	const char	*depth_param;	/* what --depth sets (NULL: unused) */
+};
+
+/* indexed by enum iouring_bpf_prog_id */
+extern const struct workload workloads[IOURING_BPF_NR_PROGS];
+
+int run_nop(struct run_ctx *rc);
+int run_memcpy(struct run_ctx *rc);
+int run_errinject(struct run_ctx *rc);
+int run_chain(struct run_ctx *rc);
+int run_nop_chain(struct run_ctx *rc);
+int setup_copy(struct run_ctx *rc);
+int run_copy(struct run_ctx *rc);
+int run_batch_wait(struct run_ctx *rc);
+int run_hybrid_poll(struct run_ctx *rc);
+int setup_cq_stats(struct run_ctx *rc);
+int run_cq_stats(struct run_ctx *rc);
+
+#endif /* __IOURING_BPF_WORKLOAD_H */

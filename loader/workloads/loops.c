@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_loop.c - the workloads `run` drives for the loop programs (nop-chain,
+ * loops.c - the workloads `run` drives for the loop programs (nop-chain,
  * copy, batch-wait, hybrid-poll, cq-stats). The ring is SINGLE_ISSUER |
  * DEFER_TASKRUN | NO_SQARRAY, 64 SQ / 256 CQ entries; the program is
  * attached to it before the workload starts. Every io_uring_enter() that
@@ -9,7 +9,7 @@
  *
  * On mainline's hook (Linux 7.1+) io_uring_enter() returns 0 after the
  * program's STOP, not the count submitted, and ignores the timeout: `run`
- * arms a watchdog signal instead (run.c), and the workloads check what
+ * arms a watchdog signal instead (cli/run.c), and the workloads check what
  * each hook returns.
  *
  * Delayed completions are reads of timerfds, not IORING_OP_TIMEOUT, so that
@@ -25,8 +25,8 @@
 #include <unistd.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
-#include "run.h"
-#include "../progs/iou_exit_info.h"
+#include "workload.h"
+#include "../../progs/iou_exit_info.h"
 
 #define SEC_NS		1000000000LL
 
