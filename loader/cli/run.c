@@ -165,7 +165,7 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (a.depth >= 0 && !w->depth_param) {
+	if (a.depth >= 0 && !w->depth) {
 		fprintf(stderr, "iouring-bpf run: %s has no queue depth: --depth does not apply\n",
 			a.prog);
 		ret = EXIT_USAGE;
@@ -188,12 +188,8 @@ int cmd_run(int argc, char **argv)
 		ret = report_error("run", &err);
 		goto out;
 	}
-	/* after --set: --count and --depth win over a --set of the same
-	 * parameter */
-	if ((w->count_param && a.count >= 0 &&
-	     rc_set(rc, w->count_param, a.count)) ||
-	    (w->depth_param && a.depth >= 0 &&
-	     rc_set(rc, w->depth_param, a.depth))) {
+	/* after --set: --count and --depth win over a --set of the same */
+	if (w->args && w->args(rc)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}

@@ -16,8 +16,8 @@ const struct workload workloads[IOURING_BPF_NR_PROGS] = {
 	[IOURING_BPF_PROG_MEMCPY] = { .run = run_memcpy },
 	[IOURING_BPF_PROG_ERRINJECT] = { .run = run_errinject },
 	[IOURING_BPF_PROG_CHAIN] = { .run = run_chain },
-	[IOURING_BPF_PROG_NOP_CHAIN] = { .run = run_nop_chain,
-		.count_param = "nr", .depth_param = "depth" },
+	[IOURING_BPF_PROG_NOP_CHAIN] = { .args = args_nop_chain,
+		.run = run_nop_chain, .depth = 1 },
 	[IOURING_BPF_PROG_COPY] = { .setup = setup_copy, .run = run_copy },
 	[IOURING_BPF_PROG_BATCH_WAIT] = { .run = run_batch_wait },
 	[IOURING_BPF_PROG_HYBRID_POLL] = { .run = run_hybrid_poll },
@@ -75,50 +75,35 @@ int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
 	return 0;
 }
 
-long long rc_var(struct run_ctx *rc, const char *name)
+void *rc_section(struct run_ctx *rc, const char *sec, size_t size)
 {
-	long long v;
+	size_t sz = 0;
+	void *p = iouring_bpf_section(rc->h, sec, &sz);
 
-	if (iouring_bpf_var_int(rc->h, name, &v)) {
-		fprintf(stderr, "iouring-bpf run: %s has no global '%s' (catalogue and program out of step)\n",
-			rc->prog->name, name);
+	if (!p || sz != size) {
+		fprintf(stderr, "iouring-bpf run: %s: its %s has %zu bytes, its skeleton %zu (rebuild: make -C loader)\n",
+			rc->prog->name, sec, sz, size);
 		exit(IOURING_BPF_FAIL);
 	}
-	return v;
+	return p;
 }
 
-void rc_vars(struct run_ctx *rc, ...)
+int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size)
 {
-	const char *name;
-	va_list ap;
-
-	va_start(ap, rc);
-	while ((name = va_arg(ap, const char *)))
-		rc_num(rc, name, rc_var(rc, name));
-	va_end(ap);
+	fprintf(stderr, "iouring-bpf run: %s: %s=%lld does not fit its %zu-byte variable\n",
+		rc->prog->name, name, v, size);
+	return -1;
 }
 
-int rc_check_var(struct run_ctx *rc, const char *name, long long want)
+int rc_check_eq(struct run_ctx *rc, const char *name, long long v,
+		long long want)
 {
-	long long v = rc_var(rc, name);
-
 	return rc_check(rc, v == want, "%s %lld, want %lld", name, v, want);
 }
 
 long long rc_count(struct run_ctx *rc, long long def)
 {
 	return rc->count >= 0 ? rc->count : def;
-}
-
-int rc_set(struct run_ctx *rc, const char *name, long long v)
-{
-	struct iouring_bpf_error err;
-
-	if (iouring_bpf_set_var(rc->h, name, v, &err)) {
-		fprintf(stderr, "iouring-bpf run: %s\n", err.msg);
-		return -1;
-	}
-	return 0;
 }
 
 __u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags)

@@ -40,16 +40,41 @@ void rc_num(struct run_ctx *rc, const char *key, long long v);
 /* a check: on false print "FAIL: ..." and count it; returns cond */
 int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* a global of the program (counter or parameter); aborts the run if absent */
-long long rc_var(struct run_ctx *rc, const char *name);
-/* a result line for each global named, under its own name; NULL ends */
-void rc_vars(struct run_ctx *rc, ...) __attribute__((sentinel));
-/* the check "global NAME == want", failing as "NAME <value>, want <want>" */
-int rc_check_var(struct run_ctx *rc, const char *name, long long want);
+/*
+ * The program's globals, typed by its bpftool skeleton (build/skel/
+ * NAME.skel.h, made from progs/NAME.bpf.c): RC_VIEW(rc, &s, bss) points
+ * the skeleton's section at the object the library opened, and
+ * s.bss->completed is a field: a global renamed in progs/ fails the build.
+ * Before load the views are libbpf's images (.rodata: the parameters, to
+ * set), after load the maps. rc_section() ends the run if the object's
+ * section has another size than the skeleton's.
+ */
+#define RC_VIEW(rc, skel, sec) \
+	((skel)->sec = rc_section(rc, "." #sec, sizeof(*(skel)->sec)))
+void *rc_section(struct run_ctx *rc, const char *sec, size_t size);
+/* set a parameter before load: 0, or -1 and a message if v does not fit */
+#define RC_SET(rc, view, f, v) \
+	((long long)((view)->f = (v)) == (v) ? 0 : \
+	 rc_unfit(rc, #f, v, sizeof((view)->f)))
+int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size);
+/* a result line "f: value" for each field f of view */
+#define RC_NUM(rc, view, f)	rc_num(rc, #f, (view)->f)
+#define RC__N1(r, v, f)		RC_NUM(r, v, f)
+#define RC__N2(r, v, f, ...)	RC_NUM(r, v, f); RC__N1(r, v, __VA_ARGS__)
+#define RC__N3(r, v, f, ...)	RC_NUM(r, v, f); RC__N2(r, v, __VA_ARGS__)
+#define RC__N4(r, v, f, ...)	RC_NUM(r, v, f); RC__N3(r, v, __VA_ARGS__)
+#define RC__N5(r, v, f, ...)	RC_NUM(r, v, f); RC__N4(r, v, __VA_ARGS__)
+#define RC__N6(r, v, f, ...)	RC_NUM(r, v, f); RC__N5(r, v, __VA_ARGS__)
+#define RC__N7(r, v, f, ...)	RC_NUM(r, v, f); RC__N6(r, v, __VA_ARGS__)
+#define RC__PICK(_1, _2, _3, _4, _5, _6, _7, n, ...)	n
+#define RC_NUMS(rc, view, ...) do { RC__PICK(__VA_ARGS__, RC__N7, RC__N6, \
+	RC__N5, RC__N4, RC__N3, RC__N2, RC__N1)(rc, view, __VA_ARGS__); } while (0)
+/* the check "field f of view == want", failing as "f <value>, want <want>" */
+#define RC_CHECK_EQ(rc, view, f, want)	rc_check_eq(rc, #f, (view)->f, want)
+int rc_check_eq(struct run_ctx *rc, const char *name, long long v,
+		long long want);
 /* --count (or def) */
 long long rc_count(struct run_ctx *rc, long long def);
-/* set a parameter before load (setup only) */
-int rc_set(struct run_ctx *rc, const char *name, long long v);
 /* the op flags word for this program's op id */
 __u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags);
 /* submit everything queued and reap n CQEs into cqes[] (NULL: count only) */
@@ -57,10 +82,11 @@ int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n);
 long long now_ns(void);
 
 struct workload {
+	/* before the ring is made: --count and --depth into parameters */
+	int		(*args)(struct run_ctx *rc);
 	int		(*setup)(struct run_ctx *rc);	/* before load */
 	int		(*run)(struct run_ctx *rc);	/* after attach */
-	const char	*count_param;	/* what --count sets (NULL: workload) */
-	const char	*depth_param;	/* what --depth sets (NULL: unused) */
+	int		depth;		/* takes --depth */
 };
 
 /* indexed by enum iouring_bpf_prog_id */
@@ -70,6 +96,7 @@ int run_nop(struct run_ctx *rc);
 int run_memcpy(struct run_ctx *rc);
 int run_errinject(struct run_ctx *rc);
 int run_chain(struct run_ctx *rc);
+int args_nop_chain(struct run_ctx *rc);
 int run_nop_chain(struct run_ctx *rc);
 int setup_copy(struct run_ctx *rc);
 int run_copy(struct run_ctx *rc);
