@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * iouring-bpf.h - attach the project's io_uring BPF programs (or your own
- * .bpf.o) from an application. Link with libiouring-bpf.a, libbpf.a,
- * -lelf -lz.
+ * iouring-bpf.h - libiouring-bpf: attach the project's io_uring BPF
+ * programs (or your own .bpf.o) from an application. Build with
+ * `pkg-config --cflags --libs iouring-bpf`; docs/library.md is the map,
+ * examples/attach_loop.c and attach_own.c are complete programs.
  *
- *	struct iouring_bpf_error err;
+ *	struct io_uring_params p = { 0 };
  *	const char *params[] = { "batch=8", "max_wait_us=500", NULL };
+ *	struct iouring_bpf_error err;
  *	struct iouring_bpf *h;
+ *	int fd = iouring_bpf_ring_setup(IOURING_BPF_KIND_LOOP, 64, &p, &err);
  *
- *	h = iouring_bpf_attach(ring_fd, "batch-wait", params, &err);
+ *	h = iouring_bpf_attach(fd, "batch-wait", params, &err);
  *	if (!h)
  *		errx(err.status == IOURING_BPF_NOFEATURE ? 77 : 1, "%s", err.msg);
  *	... io_uring_enter() as usual ...
@@ -19,9 +22,15 @@
  * library picks the binding from the running kernel's BTF: v3's struct
  * io_uring_ops (the project's kernel) or mainline's struct
  * io_uring_bpf_ops (Linux 7.1, 7.2+); an object built with progs/
- * iouring_bpf.h carries both maps, and only the kernel's is created. Op programs (struct uring_bpf_ops) register an
- * IORING_OP_BPF op id for every ring created with IORING_SETUP_BPF;
- * ring_fd is ignored (pass -1).
+ * iouring_bpf.h carries both maps, and only the kernel's is created. Op
+ * programs (struct uring_bpf_ops) register an IORING_OP_BPF op id for
+ * every ring created with IORING_SETUP_BPF; ring_fd is ignored (pass -1).
+ *
+ * Ownership: a struct iouring_bpf is the caller's from open/attach to
+ * close/detach; ring fds stay the caller's; pointers into the program
+ * (iouring_bpf_var(), _section()) live as long as the handle; the program
+ * table and the strings returned are static. Not thread-safe: one thread
+ * per handle, and libbpf's log is process-wide.
  */
 #ifndef __IOURING_BPF_LIB_H
 #define __IOURING_BPF_LIB_H
@@ -39,8 +48,18 @@
 #ifndef IORING_SETUP_NO_SQARRAY
 #define IORING_SETUP_NO_SQARRAY		(1U << 16)
 #endif
+/* IORING_OP_BPF (the project's kernel): the ring flag, the opcode and
+ * the buffer types of the op flags word (iouring_bpf_op_flags()) */
 #ifndef IORING_SETUP_BPF
-#define IORING_SETUP_BPF		(1U << 20)	/* the project's kernel */
+#define IORING_SETUP_BPF		(1U << 20)
+#endif
+#ifndef IORING_OP_BPF
+#define IORING_OP_BPF			65
+#endif
+#ifndef IORING_BPF_BUF_TYPE_NONE
+#define IORING_BPF_BUF_TYPE_NONE	0
+#define IORING_BPF_BUF_TYPE_PLAIN	1	/* addr/len, addr3/optlen */
+#define IORING_BPF_BUF_TYPE_FIXED	2	/* buffer 1 only: buf_index */
 #endif
 
 #ifdef __cplusplus
@@ -220,6 +239,14 @@ void iouring_bpf_close(struct iouring_bpf *h);
 int iouring_bpf_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
 			   struct io_uring_params *p,
 			   struct iouring_bpf_error *err);
+/*
+ * The op flags word (sqe->rw_flags) of an IORING_OP_BPF request for op
+ * program h: its op id, the types of buffer 1 (addr/len) and buffer 2
+ * (addr3/optlen), and 18 bits of flags for the program. 0xffffffff (an
+ * invalid word: the kernel fails the request) if a field does not fit.
+ */
+__u32 iouring_bpf_op_flags(const struct iouring_bpf *h, unsigned int buf1,
+			   unsigned int buf2, unsigned int flags);
 
 /* --- what is inside ---------------------------------------------------- */
 

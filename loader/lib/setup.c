@@ -43,6 +43,12 @@ int iouring_bpf_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
 			fd, "cannot create the ring: %s", strerror(-fd));
 }
 
+__u32 iouring_bpf_op_flags(const struct iouring_bpf *h, unsigned int buf1,
+			   unsigned int buf2, unsigned int flags)
+{
+	return iou_bpf_op_flags(h->op_id, buf1, buf2, flags);
+}
+
 int ring_params_like(unsigned int sq_entries, unsigned int cq_entries,
 		     unsigned int flags, struct io_uring_params *out)
 {

@@ -75,12 +75,13 @@ int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
 	return 0;
 }
 
-void *rc_section(struct run_ctx *rc, const char *sec, size_t size)
+void *rc_section(struct run_ctx *rc, const char *sec, size_t size,
+		 size_t align)
 {
 	size_t sz = 0;
 	void *p = iouring_bpf_section(rc->h, sec, &sz);
 
-	if (!p || sz != size) {
+	if (!p || (sz + align - 1) / align * align != size) {
 		fprintf(stderr, "iouring-bpf run: %s: its %s has %zu bytes, its skeleton %zu (rebuild: make -C loader)\n",
 			rc->prog->name, sec, sz, size);
 		exit(IOURING_BPF_FAIL);
@@ -108,7 +109,7 @@ long long rc_count(struct run_ctx *rc, long long def)
 
 __u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags)
 {
-	return iou_bpf_op_flags(iouring_bpf_op_id(rc->h), buf1, buf2, flags);
+	return iouring_bpf_op_flags(rc->h, buf1, buf2, flags);
 }
 
 int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n)

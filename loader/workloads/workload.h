@@ -47,11 +47,14 @@ int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
  * s.bss->completed is a field: a global renamed in progs/ fails the build.
  * Before load the views are libbpf's images (.rodata: the parameters, to
  * set), after load the maps. rc_section() ends the run if the object's
- * section has another size than the skeleton's.
+ * section has another size than the skeleton's (which the compiler rounds
+ * up to the struct's alignment).
  */
 #define RC_VIEW(rc, skel, sec) \
-	((skel)->sec = rc_section(rc, "." #sec, sizeof(*(skel)->sec)))
-void *rc_section(struct run_ctx *rc, const char *sec, size_t size);
+	((skel)->sec = rc_section(rc, "." #sec, sizeof(*(skel)->sec), \
+				  __alignof__(*(skel)->sec)))
+void *rc_section(struct run_ctx *rc, const char *sec, size_t size,
+		 size_t align);
 /* set a parameter before load: 0, or -1 and a message if v does not fit */
 #define RC_SET(rc, view, f, v) \
 	((long long)((view)->f = (v)) == (v) ? 0 : \
