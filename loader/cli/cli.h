@@ -6,6 +6,7 @@
 #include <argp.h>
 #include <stdio.h>
 #include "iouring-bpf.h"
+#include "json.h"
 
 /* exit codes: enum iouring_bpf_status (lib/iouring-bpf.h) */
 #define EXIT_OK		IOURING_BPF_OK
@@ -27,7 +28,6 @@ int cmd_show(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
 /* out.c */
-void json_str(FILE *f, const char *s);
 /* argp for a subcommand whose only option is --json: returns it */
 int cli_parse_json_only(int argc, char **argv, const char *cmd,
 			const char *doc);

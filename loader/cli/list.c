@@ -44,55 +44,56 @@ static void print_text(const struct iouring_bpf_prog *p, struct iouring_bpf *h)
 		printf("%-12s      on mainline: %s\n", "", p->mainline_note);
 }
 
-static void print_json(const struct iouring_bpf_prog *p, struct iouring_bpf *h,
-		       int first)
+static void print_json(struct json *j, const struct iouring_bpf_prog *p,
+		       struct iouring_bpf *h)
 {
 	long long v;
 	int i;
 
-	printf("%s\n    {\"name\": ", first ? "" : ",");
-	json_str(stdout, p->name);
-	printf(", \"kind\": \"%s\", \"struct_ops\": %s, \"file\": ",
-	       kind_name(h), is_op(h) ?
-	       "[\"uring_bpf_ops\"]" :
-	       "[\"io_uring_ops\", \"io_uring_bpf_ops\"]");
-	json_str(stdout, p->file);
-	printf(", \"description\": ");
-	json_str(stdout, p->desc);
+	json_break(j, "\n    ");
+	json_obj(j, NULL);
+	json_str(j, "name", p->name);
+	json_str(j, "kind", kind_name(h));
+	json_arr(j, "struct_ops");
+	json_str(j, NULL, is_op(h) ? "uring_bpf_ops" : "io_uring_ops");
+	if (!is_op(h))
+		json_str(j, NULL, "io_uring_bpf_ops");
+	json_end(j, NULL);
+	json_str(j, "file", p->file);
+	json_str(j, "description", p->desc);
 	if (is_op(h))
-		printf(", \"op_id\": %d", iouring_bpf_op_id(h));
-	printf(", \"example\": ");
-	json_str(stdout, p->example);
-	printf(", \"mainline_note\": ");
-	if (p->mainline_note)
-		json_str(stdout, p->mainline_note);
-	else
-		printf("null");
-	printf(", \"params\": [");
+		json_int(j, "op_id", iouring_bpf_op_id(h));
+	json_str(j, "example", p->example);
+	json_str(j, "mainline_note", p->mainline_note);
+	json_arr(j, "params");
 	for (i = 0; i < IOURING_BPF_MAX_PARAMS && p->params[i].name; i++) {
-		printf("%s{\"name\": ", i ? ", " : "");
-		json_str(stdout, p->params[i].name);
+		json_obj(j, NULL);
+		json_str(j, "name", p->params[i].name);
 		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
-			printf(", \"default\": null, \"help\": ");
+			json_null(j, "default");
 		else
-			printf(", \"default\": %lld, \"help\": ", v);
-		json_str(stdout, p->params[i].help);
-		printf("}");
+			json_int(j, "default", v);
+		json_str(j, "help", p->params[i].help);
+		json_end(j, NULL);
 	}
-	printf("]}");
+	json_end(j, NULL);
+	json_end(j, NULL);
 }
 
 int cmd_list(int argc, char **argv)
 {
-	int json;
 	struct iouring_bpf_error err;
-	int i;
+	struct json j;
+	int i, json;
 
 	json = cli_parse_json_only(argc, argv, "list",
 	"List the built-in programs, their parameters (--set KEY=VALUE) and "
 	"defaults.");
-	if (json)
-		printf("{\"programs\": [");
+	json_start(&j, stdout);
+	if (json) {
+		json_obj(&j, NULL);
+		json_arr(&j, "programs");
+	}
 	for (i = 0; i < IOURING_BPF_NR_PROGS; i++) {
 		const struct iouring_bpf_prog *p = iouring_bpf_prog(i);
 		struct iouring_bpf *h = iouring_bpf_open_prog(p, &err);
@@ -100,12 +101,15 @@ int cmd_list(int argc, char **argv)
 		if (!h)
 			fprintf(stderr, "iouring-bpf list: %s\n", err.msg);
 		if (json)
-			print_json(p, h, i == 0);
+			print_json(&j, p, h);
 		else
 			print_text(p, h);
 		iouring_bpf_close(h);
 	}
-	if (json)
-		printf("\n]}\n");
+	if (json) {
+		json_end(&j, "\n");
+		json_end(&j, NULL);
+		putchar('\n');
+	}
 	return EXIT_OK;
 }

@@ -141,6 +141,7 @@ int cmd_run(int argc, char **argv)
 	struct iouring_bpf_error err;
 	const struct workload *w;
 	struct run_ctx *rc;
+	struct json j;
 	long long t0;
 	int i, ret, loop;
 
@@ -241,22 +242,19 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_FAIL;
 
 	if (rc->json) {
-		printf("{\"program\": ");
-		json_str(stdout, rc->prog->name);
-		printf(", \"struct_ops\": ");
-		json_str(stdout, iouring_bpf_ops_type(rc->h));
-		printf(", \"ok\": %s, \"failed_checks\": %d, \"results\": {",
-		       ret ? "false" : "true", rc->failed);
-		for (i = 0; i < rc->nout; i++) {
-			printf("%s", i ? ", " : "");
-			json_str(stdout, rc->out[i].key);
-			printf(": ");
-			if (rc->out[i].is_num)
-				printf("%s", rc->out[i].val);
-			else
-				json_str(stdout, rc->out[i].val);
-		}
-		printf("}}\n");
+		json_start(&j, stdout);
+		json_obj(&j, NULL);
+		json_str(&j, "program", rc->prog->name);
+		json_str(&j, "struct_ops", iouring_bpf_ops_type(rc->h));
+		json_bool(&j, "ok", !ret);
+		json_int(&j, "failed_checks", rc->failed);
+		json_obj(&j, "results");
+		for (i = 0; i < rc->nout; i++)
+			(rc->out[i].is_num ? json_num_text : json_str)(&j,
+				rc->out[i].key, rc->out[i].val);
+		json_end(&j, NULL);
+		json_end(&j, NULL);
+		putchar('\n');
 	} else {
 		printf("%s: %s\n", rc->prog->name, ret ? "FAILED" :
 		       "ok, all checks passed");
