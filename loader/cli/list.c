@@ -7,7 +7,6 @@
 #include <string.h>
 #include "cli.h"
 
-
 /* the kind is read from the object: "?" if it could not be opened */
 static const char *kind_name(struct iouring_bpf *h)
 {

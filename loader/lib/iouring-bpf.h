@@ -48,8 +48,10 @@
 #ifndef IORING_SETUP_NO_SQARRAY
 #define IORING_SETUP_NO_SQARRAY		(1U << 16)
 #endif
-/* IORING_OP_BPF (the project's kernel): the ring flag, the opcode and
- * the buffer types of the op flags word (iouring_bpf_op_flags()) */
+/*
+ * IORING_OP_BPF (the project's kernel): the ring flag, the opcode and the
+ * buffer types of the op flags word (iouring_bpf_op_flags())
+ */
 #ifndef IORING_SETUP_BPF
 #define IORING_SETUP_BPF		(1U << 20)
 #endif
@@ -121,8 +123,8 @@ enum iouring_bpf_prog_id {
 #define IOURING_BPF_MAX_PARAMS	8
 
 struct iouring_bpf_param {
-	const char	*name;	/* a `const volatile` global in .rodata; its
-				 * default is in the object (iouring_bpf_var_int) */
+	/* a `const volatile` global in .rodata, its default in the object */
+	const char	*name;
 	const char	*help;
 };
 
@@ -146,8 +148,8 @@ const struct iouring_bpf_prog *iouring_bpf_prog(enum iouring_bpf_prog_id id);
 /* the program called name; NULL if there is none */
 const struct iouring_bpf_prog *iouring_bpf_prog_find(const char *name);
 /* p's parameter called name; NULL if p has none */
-const struct iouring_bpf_param *iouring_bpf_prog_param(const struct iouring_bpf_prog *p,
-							const char *name);
+const struct iouring_bpf_param *
+iouring_bpf_prog_param(const struct iouring_bpf_prog *p, const char *name);
 
 /* --- one call ----------------------------------------------------------- */
 
@@ -217,8 +219,10 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err);
 /* register the op id, or attach to the ring set before (FAIL: busy ...) */
 int iouring_bpf_attach_link(struct iouring_bpf *h,
 			    struct iouring_bpf_error *err);
-/* pin the link (so it outlives the process); creates the directory and
- * mounts bpffs on /sys/fs/bpf if needed */
+/*
+ * pin the link (so it outlives the process); creates the directory and
+ * mounts bpffs on /sys/fs/bpf if needed
+ */
 int iouring_bpf_pin(struct iouring_bpf *h, const char *path,
 		    struct iouring_bpf_error *err);
 /* detach only (the object stays loaded: counters can still be read) */

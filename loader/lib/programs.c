@@ -23,13 +23,15 @@
 
 static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 	[IOURING_BPF_PROG_NOP] = {
-		.id = IOURING_BPF_PROG_NOP, .name = "nop", .file = "nop.bpf.c",
+		.id = IOURING_BPF_PROG_NOP,
+		.name = "nop", .file = "nop.bpf.c",
 		.desc = "IORING_OP_BPF op that completes with res 0",
 		.elf = iou_nop__elf_bytes,
 		.example = "iouring-bpf run nop --count 1000",
 	},
 	[IOURING_BPF_PROG_MEMCPY] = {
-		.id = IOURING_BPF_PROG_MEMCPY, .name = "memcpy", .file = "memcpy.bpf.c",
+		.id = IOURING_BPF_PROG_MEMCPY,
+		.name = "memcpy", .file = "memcpy.bpf.c",
 		.desc = "IORING_OP_BPF op copying buffer 1 <-> buffer 2 (kfunc)",
 		.elf = iou_memcpy__elf_bytes,
 		.example = "iouring-bpf run memcpy --count 64",
@@ -39,7 +41,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_ERRINJECT] = {
-		.id = IOURING_BPF_PROG_ERRINJECT, .name = "errinject", .file = "errinject.bpf.c",
+		.id = IOURING_BPF_PROG_ERRINJECT,
+		.name = "errinject", .file = "errinject.bpf.c",
 		.desc = "IORING_OP_BPF op failing requests on purpose",
 		.elf = iou_errinject__elf_bytes,
 		.example = "iouring-bpf run errinject --count 100 --set mode=1 --set nth=10",
@@ -51,7 +54,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_CHAIN] = {
-		.id = IOURING_BPF_PROG_CHAIN, .name = "chain", .file = "chain.bpf.c",
+		.id = IOURING_BPF_PROG_CHAIN,
+		.name = "chain", .file = "chain.bpf.c",
 		.desc = "IORING_OP_BPF ops passing a checksum along a link chain",
 		.elf = iou_chain__elf_bytes,
 		.example = "iouring-bpf run chain --count 32",
@@ -60,7 +64,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_NOP_CHAIN] = {
-		.id = IOURING_BPF_PROG_NOP_CHAIN, .name = "nop-chain", .file = "nop_chain.bpf.c",
+		.id = IOURING_BPF_PROG_NOP_CHAIN,
+		.name = "nop-chain", .file = "nop_chain.bpf.c",
 		.desc = "loop: N NOPs issued from BPF as each completes",
 		.elf = iou_nop_chain__elf_bytes,
 		.example = "iouring-bpf run nop-chain --count 100000 --depth 1",
@@ -70,7 +75,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_COPY] = {
-		.id = IOURING_BPF_PROG_COPY, .name = "copy", .file = "copy.bpf.c",
+		.id = IOURING_BPF_PROG_COPY,
+		.name = "copy", .file = "copy.bpf.c",
 		.desc = "loop: copy a file, each write sized by the read before it",
 		.elf = iou_copy__elf_bytes,
 		.example = "iouring-bpf run copy --set block=65536",
@@ -83,7 +89,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_BATCH_WAIT] = {
-		.id = IOURING_BPF_PROG_BATCH_WAIT, .name = "batch-wait", .file = "batch_wait.bpf.c",
+		.id = IOURING_BPF_PROG_BATCH_WAIT,
+		.name = "batch-wait", .file = "batch_wait.bpf.c",
 		.desc = "loop: wake the app for >= batch CQEs or after max_wait_us",
 		.elf = iou_batch_wait__elf_bytes,
 		.example = "iouring-bpf run batch-wait --count 64 --set batch=8",
@@ -94,7 +101,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_HYBRID_POLL] = {
-		.id = IOURING_BPF_PROG_HYBRID_POLL, .name = "hybrid-poll", .file = "hybrid_poll.bpf.c",
+		.id = IOURING_BPF_PROG_HYBRID_POLL,
+		.name = "hybrid-poll", .file = "hybrid_poll.bpf.c",
 		.desc = "loop: poll the CQ up to spin_us before sleeping",
 		.elf = iou_hybrid_poll__elf_bytes,
 		.example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
@@ -105,7 +113,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_CQ_STATS] = {
-		.id = IOURING_BPF_PROG_CQ_STATS, .name = "cq-stats", .file = "cq_stats.bpf.c",
+		.id = IOURING_BPF_PROG_CQ_STATS,
+		.name = "cq-stats", .file = "cq_stats.bpf.c",
 		.desc = "loop: count completions by result and latency, change nothing",
 		.elf = iou_cq_stats__elf_bytes,
 		.example = "iouring-bpf run cq-stats --count 256",
@@ -132,8 +141,8 @@ const struct iouring_bpf_prog *iouring_bpf_prog_find(const char *name)
 	return NULL;
 }
 
-const struct iouring_bpf_param *iouring_bpf_prog_param(const struct iouring_bpf_prog *p,
-							const char *name)
+const struct iouring_bpf_param *
+iouring_bpf_prog_param(const struct iouring_bpf_prog *p, const char *name)
 {
 	int i;
 

@@ -87,7 +87,11 @@ int run_nop_chain(struct run_ctx *rc)
 	rc_num(rc, "nops", nr);
 	rc_num(rc, "depth", depth);
 	rc_num(rc, "io_uring_enter_calls", 1);
-	RC_NUMS(rc, s.bss, completed, issued, errors, steps, max_inflight);
+	RC_NUM(rc, s.bss, completed);
+	RC_NUM(rc, s.bss, issued);
+	RC_NUM(rc, s.bss, errors);
+	RC_NUM(rc, s.bss, steps);
+	RC_NUM(rc, s.bss, max_inflight);
 	if (nr)
 		rc_out(rc, "ns_per_nop", "%lld", t / nr);
 	rc_check(rc, ret == 0, "io_uring_enter returned %d (%s), want 0", ret,
@@ -255,10 +259,13 @@ int run_copy(struct run_ctx *rc)
 	       s->size);
 	RC_VIEW(rc, &k, bss);
 	rc_num(rc, "block", block);
-	RC_NUMS(rc, k.bss, bytes_read, bytes_written);
+	RC_NUM(rc, k.bss, bytes_read);
+	RC_NUM(rc, k.bss, bytes_written);
 	rc_num(rc, "reads", k.bss->nr_reads);
 	rc_num(rc, "writes", k.bss->nr_writes);
-	RC_NUMS(rc, k.bss, short_reads, short_writes, steps);
+	RC_NUM(rc, k.bss, short_reads);
+	RC_NUM(rc, k.bss, short_writes);
+	RC_NUM(rc, k.bss, steps);
 	if (t > 0)
 		rc_out(rc, "MiB_per_s", "%.1f", s->size / 1048576.0 / (t / 1e9));
 	rc_check(rc, ret == 0, "io_uring_enter returned %d (%s), want 0", ret,
@@ -398,7 +405,8 @@ int run_batch_wait(struct run_ctx *rc)
 	RC_NUM(rc, s.rodata, max_wait_us);
 	rc_num(rc, "waits", waits);
 	rc_num(rc, "woken_by_deadline", partial);
-	RC_NUMS(rc, s.bss, wakes_batch, steps);
+	RC_NUM(rc, s.bss, wakes_batch);
+	RC_NUM(rc, s.bss, steps);
 	rc_check(rc, got == n, "reaped %lld CQEs, want %lld", got, n);
 	rc_check(rc, !bad, "%lld wrong results", bad);
 out:
@@ -455,8 +463,13 @@ int run_hybrid_poll(struct run_ctx *rc)
 	if (tfd >= 0)
 		close(tfd);
 	rc_num(rc, "requests", n);
-	RC_NUMS(rc, s.rodata, spin_us, want);
-	RC_NUMS(rc, s.bss, waits, done_polling, done_sleeping, polls, sleeps);
+	RC_NUM(rc, s.rodata, spin_us);
+	RC_NUM(rc, s.rodata, want);
+	RC_NUM(rc, s.bss, waits);
+	RC_NUM(rc, s.bss, done_polling);
+	RC_NUM(rc, s.bss, done_sleeping);
+	RC_NUM(rc, s.bss, polls);
+	RC_NUM(rc, s.bss, sleeps);
 	if (n)
 		rc_out(rc, "mean_wait_us", "%lld", lat_sum / n / 1000);
 	rc_check(rc, !bad, "%lld waits went wrong", bad);

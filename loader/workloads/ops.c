@@ -59,7 +59,8 @@ int run_nop(struct run_ctx *rc)
 	}
 	rc_num(rc, "requests", n);
 	rc_num(rc, "bad_res", bad);
-	RC_NUMS(rc, s.bss, nr_prep, nr_issue);
+	RC_NUM(rc, s.bss, nr_prep);
+	RC_NUM(rc, s.bss, nr_issue);
 	if (n) {
 		rc_out(rc, "ns_per_bpf_nop", "%lld", t_bpf / n);
 		rc_out(rc, "ns_per_iouring_nop", "%lld", t_nop / n);
@@ -172,7 +173,8 @@ int run_memcpy(struct run_ctx *rc)
 
 	rc_num(rc, "requests", n);
 	rc_num(rc, "bytes_checked", bytes);
-	RC_NUMS(rc, s.bss, nr_copies, nr_bytes);
+	RC_NUM(rc, s.bss, nr_copies);
+	RC_NUM(rc, s.bss, nr_bytes);
 	rc_check(rc, !bad, "%lld requests wrong", bad);
 	if (!bad)
 		RC_CHECK_EQ(rc, s.bss, nr_copies, n);
@@ -278,7 +280,8 @@ int run_errinject(struct run_ctx *rc)
 
 	rc_num(rc, "requests", submitted);
 	rc_num(rc, "failed", failed);
-	RC_NUMS(rc, s.bss, nr_injected, nr_passed);
+	RC_NUM(rc, s.bss, nr_injected);
+	RC_NUM(rc, s.bss, nr_passed);
 	rc_check(rc, !bad, "%lld requests had the wrong result", bad);
 	if (want_failed >= 0)
 		rc_check(rc, failed == want_failed, "%lld failed, want %lld",
@@ -373,7 +376,10 @@ int run_chain(struct run_ctx *rc)
 	rc_num(rc, "chains", n);
 	rc_num(rc, "corrupted_chains", m);
 	RC_VIEW(rc, &s, bss);
-	RC_NUMS(rc, s.bss, nr_computed, nr_verified, nr_mismatch, nr_missing);
+	RC_NUM(rc, s.bss, nr_computed);
+	RC_NUM(rc, s.bss, nr_verified);
+	RC_NUM(rc, s.bss, nr_mismatch);
+	RC_NUM(rc, s.bss, nr_missing);
 	rc_check(rc, !bad, "%lld chains wrong", bad);
 	RC_CHECK_EQ(rc, s.bss, nr_computed, n + m);
 	RC_CHECK_EQ(rc, s.bss, nr_verified, n);

@@ -60,18 +60,8 @@ void *rc_section(struct run_ctx *rc, const char *sec, size_t size,
 	((long long)((view)->f = (v)) == (v) ? 0 : \
 	 rc_unfit(rc, #f, v, sizeof((view)->f)))
 int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size);
-/* a result line "f: value" for each field f of view */
+/* a result line "f: value" for field f of view */
 #define RC_NUM(rc, view, f)	rc_num(rc, #f, (view)->f)
-#define RC__N1(r, v, f)		RC_NUM(r, v, f)
-#define RC__N2(r, v, f, ...)	RC_NUM(r, v, f); RC__N1(r, v, __VA_ARGS__)
-#define RC__N3(r, v, f, ...)	RC_NUM(r, v, f); RC__N2(r, v, __VA_ARGS__)
-#define RC__N4(r, v, f, ...)	RC_NUM(r, v, f); RC__N3(r, v, __VA_ARGS__)
-#define RC__N5(r, v, f, ...)	RC_NUM(r, v, f); RC__N4(r, v, __VA_ARGS__)
-#define RC__N6(r, v, f, ...)	RC_NUM(r, v, f); RC__N5(r, v, __VA_ARGS__)
-#define RC__N7(r, v, f, ...)	RC_NUM(r, v, f); RC__N6(r, v, __VA_ARGS__)
-#define RC__PICK(_1, _2, _3, _4, _5, _6, _7, n, ...)	n
-#define RC_NUMS(rc, view, ...) do { RC__PICK(__VA_ARGS__, RC__N7, RC__N6, \
-	RC__N5, RC__N4, RC__N3, RC__N2, RC__N1)(rc, view, __VA_ARGS__); } while (0)
 /* the check "field f of view == want", failing as "f <value>, want <want>" */
 #define RC_CHECK_EQ(rc, view, f, want)	rc_check_eq(rc, #f, (view)->f, want)
 int rc_check_eq(struct run_ctx *rc, const char *name, long long v,
