@@ -36,6 +36,7 @@
  *        than 8 CQEs must come after the deadline; 7 more that can never
  *        make a batch must come back after max_wait_us; all are seen)
  */
+#define IOU_LOOP_PROGRAM
 #include "iouring_bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -58,15 +59,9 @@ IOU_LOOP_PROG(batch_wait_loop)
 	int sub;
 
 	steps++;
-	if (iou_ring_init(L, &r)) {
-		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
+	sub = iou_loop_ring(L, &r, 0);
+	if (sub < 0)
 		return IOU_STOP;
-	}
-	sub = iou_enter_submit(L, &r);
-	if (sub < 0) {
-		IOU_EXIT_ERROR(sub, 0, "submitting the app's SQEs failed");
-		return IOU_STOP;
-	}
 	if (sub > 0) {
 		submits++;
 		return IOU_STOP;

@@ -31,6 +31,7 @@
  *        (the same from a pipe a child process feeds in odd-sized chunks:
  *        most reads are short)
  */
+#define IOU_LOOP_PROGRAM
 #include "iouring_bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -122,14 +123,8 @@ IOU_LOOP_PROG(copy_loop)
 	int ret = 0;
 
 	steps++;
-	if (iou_ring_init(L, &r)) {
-		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
+	if (iou_loop_ring(L, &r, 1) < 0)
 		return IOU_STOP;
-	}
-	if (!iou_ring_can_submit(L, &r)) {
-		IOU_EXIT_ERROR(-EINVAL, 0, "the ring's SQ layout is not the one given");
-		return IOU_STOP;
-	}
 	if (state == ST_DONE)
 		return IOU_STOP;
 

@@ -43,6 +43,7 @@
  *        of 32; the counts the program reports must equal what user
  *        space reaped itself)
  */
+#define IOU_LOOP_PROGRAM
 #include "iouring_bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -129,15 +130,9 @@ IOU_LOOP_PROG(cq_stats_loop)
 	int sub;
 
 	steps++;
-	if (iou_ring_init(L, &r)) {
-		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
+	sub = iou_loop_ring(L, &r, 0);
+	if (sub < 0)
 		return IOU_STOP;
-	}
-	sub = iou_enter_submit(L, &r);
-	if (sub < 0) {
-		IOU_EXIT_ERROR(sub, 0, "submitting the app's SQEs failed");
-		return IOU_STOP;
-	}
 	inflight += sub;
 	head = iou_cq_head_get(&r);
 	tail = iou_cq_tail_get(&r);

@@ -36,6 +36,7 @@
  *        for with min_complete 0; every wait must return with its CQE, and
  *        the 2 ms ones must have gone to sleep after polling)
  */
+#define IOU_LOOP_PROGRAM
 #include "iouring_bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -57,15 +58,9 @@ IOU_LOOP_PROG(hybrid_poll_loop)
 	int sub;
 
 	steps++;
-	if (iou_ring_init(L, &r)) {
-		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
+	sub = iou_loop_ring(L, &r, 0);
+	if (sub < 0)
 		return IOU_STOP;
-	}
-	sub = iou_enter_submit(L, &r);
-	if (sub < 0) {
-		IOU_EXIT_ERROR(sub, 0, "submitting the app's SQEs failed");
-		return IOU_STOP;
-	}
 	if (sub > 0) {
 		submits++;
 		return IOU_STOP;

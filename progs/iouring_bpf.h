@@ -21,6 +21,11 @@
  *      object runs on all three kernels (section "loop binding" below);
  *   4. exit info (like sched_ext's user_exit_info.h): IOU_EXIT_DONE() and
  *      IOU_EXIT_ERROR() record why a program stopped, the loader prints it.
+ *
+ * A loop program says so before including it (#define IOU_LOOP_PROGRAM):
+ * only then does it get the loop binding, the ring geometry globals the
+ * loader fills (iou_api, iou_sq_*, iou_cq_*) and the ring helpers, so an
+ * op program's .rodata holds its own parameters only.
  */
 #ifndef __IOURING_BPF_H
 #define __IOURING_BPF_H
@@ -191,6 +196,7 @@ static __always_inline int iou_op_memcpy(struct uring_bpf_data *data,
 	return io_uring_bpf_req_memcpy(data, &dst, &src, len);
 }
 
+#ifdef IOU_LOOP_PROGRAM
 /* ---------------------------------------------------------------------- */
 /* loop binding -- the one place that knows the three loop APIs           */
 
@@ -656,6 +662,36 @@ static __always_inline void iou_prep_bpf(struct io_uring_sqe *sqe, __u32 op,
 	sqe->rw_flags = iou_bpf_op_flags(op, t1, t2, flags);
 	sqe->user_data = user_data;
 }
+
+/*
+ * The prologue of every loop step: map the ring's regions, then either
+ * check that the ring's SQ layout is the one the loader gave (own_sqes: the
+ * program fills SQEs itself) or, on mainline's hook, submit the SQEs the
+ * application queued (iou_enter_submit()). Returns how many of the app's
+ * SQEs went in (0 on v3 or with own_sqes), or <0 with the exit info set:
+ * the program then returns IOU_STOP.
+ */
+static __always_inline int iou_loop_ring(struct iou_loop *L,
+					 struct iou_ring *r, int own_sqes)
+{
+	int sub;
+
+	if (iou_ring_init(L, r)) {
+		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
+		return -EFAULT;
+	}
+	if (own_sqes) {
+		if (iou_ring_can_submit(L, r))
+			return 0;
+		IOU_EXIT_ERROR(-EINVAL, 0, "the ring's SQ layout is not the one given");
+		return -EINVAL;
+	}
+	sub = iou_enter_submit(L, r);
+	if (sub < 0)
+		IOU_EXIT_ERROR(sub, 0, "submitting the app's SQEs failed");
+	return sub;
+}
+#endif /* IOU_LOOP_PROGRAM */
 
 /* time helpers -------------------------------------------------------- */
 

@@ -40,6 +40,7 @@
  * and 2-NOP links: about 2.1x and 1.6x counting instructions, more in real
  * time (docs/performance.md).
  */
+#define IOU_LOOP_PROGRAM
 #include "iouring_bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -60,14 +61,8 @@ IOU_LOOP_PROG(nop_chain_loop)
 	int ret;
 
 	steps++;
-	if (iou_ring_init(L, &r)) {
-		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
+	if (iou_loop_ring(L, &r, 1) < 0)
 		return IOU_STOP;
-	}
-	if (!iou_ring_can_submit(L, &r)) {
-		IOU_EXIT_ERROR(-EINVAL, 0, "the ring's SQ layout is not the one given");
-		return IOU_STOP;
-	}
 
 	for (k = 0; k < IOU_MAX_BATCH; k++) {
 		/* reap one */

@@ -9,6 +9,7 @@
  * regions every time, as every real program does (two
  * bpf_io_uring_get_region() calls).
  */
+#define IOU_LOOP_PROGRAM
 #include "iouring_bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

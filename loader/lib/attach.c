@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * attach.c - open a program (catalogue name or .bpf.o), set its parameters
+ * attach.c - open a program (built-in name or .bpf.o), set its parameters
  * and ring, load, attach, pin. Every failure fills iouring_bpf_error with a
  * status (the CLI's exit code), what went wrong and what to do.
  */
@@ -16,7 +16,6 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "internal.h"
-#include "../ring.h"
 
 #ifndef BPF_FS_MAGIC
 #define BPF_FS_MAGIC	0xcafe4a11
@@ -157,13 +156,15 @@ static void base_name(const char *path, char *out, size_t len)
 	out[strcspn(out, ".")] = '\0';	/* bpffs names may not hold dots */
 }
 
-struct iouring_bpf *iouring_bpf_open(const char *prog,
-				     struct iouring_bpf_error *err)
+/* p: a built-in program, or NULL and path: a .bpf.o file */
+static struct iouring_bpf *open_object(const struct iouring_bpf_prog *p,
+				       const char *path,
+				       struct iouring_bpf_error *err)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts);
 	struct iouring_bpf *h;
 	size_t sz;
-	void *p;
+	void *m;
 	int ret;
 
 	iou_log_reset();
@@ -173,33 +174,26 @@ struct iouring_bpf *iouring_bpf_open(const char *prog,
 		return NULL;
 	}
 	h->op_id = -1;
-	h->prog = catalog_find(prog);
-	if (h->prog) {
-		const void *elf = h->prog->elf(&sz);
+	h->prog = p;
+	if (p) {
+		const void *elf = p->elf(&sz);
 
-		snprintf(h->name, sizeof(h->name), "%s", h->prog->name);
-		opts.object_name = h->prog->name;
+		snprintf(h->name, sizeof(h->name), "%s", p->name);
+		opts.object_name = p->name;
 		h->obj = bpf_object__open_mem(elf, sz, &opts);
-	} else if (access(prog, R_OK) == 0) {
-		base_name(prog, h->name, sizeof(h->name));
-		h->obj = bpf_object__open_file(prog, &opts);
 	} else {
-		iou_fail(err, IOURING_BPF_USAGE, ENOENT,
-			 "unknown program '%s': not in the catalogue (see `iouring-bpf list`) and not a readable .bpf.o file",
-			 prog);
-		free(h);
-		return NULL;
+		base_name(path, h->name, sizeof(h->name));
+		h->obj = bpf_object__open_file(path, &opts);
 	}
 	if (!h->obj) {
 		char msg[128];
 
 		ret = -errno;
 		libbpf_strerror(ret, msg, sizeof(msg));
-		iou_fail(err, h->prog ? IOURING_BPF_FAIL : IOURING_BPF_USAGE,
-			 ret, h->prog ?
+		iou_fail(err, p ? IOURING_BPF_FAIL : IOURING_BPF_USAGE, ret, p ?
 			 "%s: cannot open the embedded BPF object: %s; libbpf said:" :
 			 "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g?); libbpf said:",
-			 prog, msg);
+			 p ? p->name : path, msg);
 		if (err)
 			snprintf(err->detail, sizeof(err->detail), "%s",
 				 iou_log());
@@ -211,11 +205,35 @@ struct iouring_bpf *iouring_bpf_open(const char *prog,
 		return NULL;
 	}
 	if (h->kind == IOURING_BPF_KIND_OP) {
-		p = ops_member_ptr(h->obj, h->ops, "id", &sz);
-		if (p && sz == 2)
-			h->op_id = *(__u16 *)p;
+		m = ops_member_ptr(h->obj, h->ops, "id", &sz);
+		if (m && sz == 2)
+			h->op_id = *(__u16 *)m;
 	}
 	return h;
+}
+
+struct iouring_bpf *iouring_bpf_open_prog(const struct iouring_bpf_prog *p,
+					  struct iouring_bpf_error *err)
+{
+	return open_object(p, NULL, err);
+}
+
+struct iouring_bpf *iouring_bpf_open(const char *prog,
+				     struct iouring_bpf_error *err)
+{
+	const struct iouring_bpf_prog *p = iouring_bpf_prog_find(prog);
+
+	if (p || access(prog, R_OK) == 0)
+		return open_object(p, prog, err);
+	iou_fail(err, IOURING_BPF_USAGE, ENOENT,
+		 "unknown program '%s': not in the catalogue (see `iouring-bpf list`) and not a readable .bpf.o file",
+		 prog);
+	return NULL;
+}
+
+const struct iouring_bpf_prog *iouring_bpf_builtin(const struct iouring_bpf *h)
+{
+	return h->prog;
 }
 
 int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
@@ -255,7 +273,7 @@ int iouring_bpf_set(struct iouring_bpf *h, const char *kv,
 				"bad parameter '%s': expected KEY=VALUE", kv);
 	memcpy(name, kv, eq - kv);
 	name[eq - kv] = '\0';
-	if (h->prog && !catalog_param(h->prog, name))
+	if (h->prog && !iouring_bpf_prog_param(h->prog, name))
 		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
 			"%s has no parameter '%s' (see `iouring-bpf list`)",
 			h->name, name);
@@ -437,6 +455,15 @@ static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
 		h->name, kernel_release(), iouring_bpf_loop_api_desc(api));
 }
 
+int iouring_bpf_check_kernel(struct iouring_bpf *h,
+			     struct iouring_bpf_error *err)
+{
+	int ret = h->kernel_ok ? 0 : check_kernel(h, err);
+
+	h->kernel_ok = !ret;
+	return ret;
+}
+
 /* tell a program built with progs/iouring_bpf.h its binding (iou_api) */
 static int set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
@@ -459,7 +486,7 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	int ret;
 
-	ret = check_kernel(h, err);
+	ret = iouring_bpf_check_kernel(h, err);
 	if (ret)
 		return ret;
 	ret = set_api_var(h, err);

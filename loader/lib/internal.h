@@ -4,13 +4,14 @@
 #define __IOURING_BPF_INTERNAL_H
 
 #include <stdarg.h>
+#include <linux/types.h>
 #include <bpf/libbpf.h>
 #include "iouring-bpf.h"
-#include "../catalog.h"
+#include "../../progs/iou_opflags.h"
 
 struct iouring_bpf {
 	struct bpf_object	*obj;
-	const struct iou_prog	*prog;		/* NULL for a user's .bpf.o */
+	const struct iouring_bpf_prog *prog;	/* NULL for a user's .bpf.o */
 	char			name[64];
 	enum iouring_bpf_kind	kind;
 	struct bpf_map		*ops;		/* the struct_ops map we create */
@@ -20,6 +21,7 @@ struct iouring_bpf {
 	struct bpf_link		*link;
 	int			op_id;
 	int			loaded;
+	int			kernel_ok;	/* iouring_bpf_check_kernel() passed */
 };
 
 #define iou_fail iouring_bpf_errorf
@@ -45,5 +47,9 @@ int iou_log_verifier_reason(char *out, size_t len);
 
 /* features.c */
 int iou_kernel_has(const char *name, int kind);
+
+/* setup.c: the io_uring_params a ring of these sizes and flags would get */
+int ring_params_like(unsigned int sq_entries, unsigned int cq_entries,
+		     unsigned int flags, struct io_uring_params *out);
 
 #endif /* __IOURING_BPF_INTERNAL_H */

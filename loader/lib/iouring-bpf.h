@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * iouring-bpf.h - attach the project's io_uring BPF programs (or your own
- * .bpf.o) from an application. Link with libiouring-bpf.a, libbpf.a,
- * -lelf -lz.
+ * iouring-bpf.h - libiouring-bpf: attach the project's io_uring BPF
+ * programs (or your own .bpf.o) from an application. Build with
+ * `pkg-config --cflags --libs iouring-bpf`; docs/library.md is the map,
+ * examples/attach_loop.c and attach_own.c are complete programs.
  *
- *	struct iouring_bpf_error err;
+ *	struct io_uring_params p = { 0 };
  *	const char *params[] = { "batch=8", "max_wait_us=500", NULL };
+ *	struct iouring_bpf_error err;
  *	struct iouring_bpf *h;
+ *	int fd = iouring_bpf_ring_setup(IOURING_BPF_KIND_LOOP, 64, &p, &err);
  *
- *	h = iouring_bpf_attach(ring_fd, "batch-wait", params, &err);
+ *	h = iouring_bpf_attach(fd, "batch-wait", params, &err);
  *	if (!h)
  *		errx(err.status == IOURING_BPF_NOFEATURE ? 77 : 1, "%s", err.msg);
  *	... io_uring_enter() as usual ...
@@ -19,15 +22,47 @@
  * library picks the binding from the running kernel's BTF: v3's struct
  * io_uring_ops (the project's kernel) or mainline's struct
  * io_uring_bpf_ops (Linux 7.1, 7.2+); an object built with progs/
- * iouring_bpf.h carries both maps, and only the kernel's is created. Op programs (struct uring_bpf_ops) register an
- * IORING_OP_BPF op id for every ring created with IORING_SETUP_BPF;
- * ring_fd is ignored (pass -1).
+ * iouring_bpf.h carries both maps, and only the kernel's is created. Op
+ * programs (struct uring_bpf_ops) register an IORING_OP_BPF op id for
+ * every ring created with IORING_SETUP_BPF; ring_fd is ignored (pass -1).
+ *
+ * Ownership: a struct iouring_bpf is the caller's from open/attach to
+ * close/detach; ring fds stay the caller's; pointers into the program
+ * (iouring_bpf_var(), _section()) live as long as the handle; the program
+ * table and the strings returned are static. Not thread-safe: one thread
+ * per handle, and libbpf's log is process-wide.
  */
 #ifndef __IOURING_BPF_LIB_H
 #define __IOURING_BPF_LIB_H
 
 #include <stddef.h>
 #include <linux/io_uring.h>
+
+/* the ring flags the programs need, for headers older than Linux 6.6 */
+#ifndef IORING_SETUP_SINGLE_ISSUER
+#define IORING_SETUP_SINGLE_ISSUER	(1U << 12)
+#endif
+#ifndef IORING_SETUP_DEFER_TASKRUN
+#define IORING_SETUP_DEFER_TASKRUN	(1U << 13)
+#endif
+#ifndef IORING_SETUP_NO_SQARRAY
+#define IORING_SETUP_NO_SQARRAY		(1U << 16)
+#endif
+/*
+ * IORING_OP_BPF (the project's kernel): the ring flag, the opcode and the
+ * buffer types of the op flags word (iouring_bpf_op_flags())
+ */
+#ifndef IORING_SETUP_BPF
+#define IORING_SETUP_BPF		(1U << 20)
+#endif
+#ifndef IORING_OP_BPF
+#define IORING_OP_BPF			65
+#endif
+#ifndef IORING_BPF_BUF_TYPE_NONE
+#define IORING_BPF_BUF_TYPE_NONE	0
+#define IORING_BPF_BUF_TYPE_PLAIN	1	/* addr/len, addr3/optlen */
+#define IORING_BPF_BUF_TYPE_FIXED	2	/* buffer 1 only: buf_index */
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,26 +98,101 @@ struct iouring_bpf_error {
 	char	detail[4096];	/* verifier log tail, when REJECTED */
 };
 
-struct iouring_bpf;
+/*
+ * Every call that takes a struct iouring_bpf_error *err fills it on failure
+ * (err may be NULL) and returns NULL or a negative errno; the status is the
+ * CLI's exit code for that failure.
+ */
 
-/* one call: open, set params, set the ring, load, attach. NULL on error. */
+/* --- the built-in programs (progs/, embedded in the library) ----------- */
+
+/* in the order `iouring-bpf list` shows them */
+enum iouring_bpf_prog_id {
+	IOURING_BPF_PROG_NOP,
+	IOURING_BPF_PROG_MEMCPY,
+	IOURING_BPF_PROG_ERRINJECT,
+	IOURING_BPF_PROG_CHAIN,
+	IOURING_BPF_PROG_NOP_CHAIN,
+	IOURING_BPF_PROG_COPY,
+	IOURING_BPF_PROG_BATCH_WAIT,
+	IOURING_BPF_PROG_HYBRID_POLL,
+	IOURING_BPF_PROG_CQ_STATS,
+	IOURING_BPF_NR_PROGS
+};
+
+#define IOURING_BPF_MAX_PARAMS	8
+
+struct iouring_bpf_param {
+	/* a `const volatile` global in .rodata, its default in the object */
+	const char	*name;
+	const char	*help;
+};
+
+/*
+ * A built-in program. Its kind (op or loop) is not written here: it is
+ * read from the object's BTF when it is opened (iouring_bpf_kind()).
+ */
+struct iouring_bpf_prog {
+	enum iouring_bpf_prog_id id;
+	const char	*name;		/* "nop-chain" */
+	const char	*file;		/* its source in progs/: "nop_chain.bpf.c" */
+	const char	*desc;		/* one line */
+	const char	*example;	/* an `iouring-bpf run` line */
+	const char	*mainline_note;	/* what differs on mainline's hook, or NULL */
+	struct iouring_bpf_param params[IOURING_BPF_MAX_PARAMS];
+	const void	*(*elf)(size_t *size);	/* the embedded object */
+};
+
+/* the program with that id; NULL if id is out of range. Static storage. */
+const struct iouring_bpf_prog *iouring_bpf_prog(enum iouring_bpf_prog_id id);
+/* the program called name; NULL if there is none */
+const struct iouring_bpf_prog *iouring_bpf_prog_find(const char *name);
+/* p's parameter called name; NULL if p has none */
+const struct iouring_bpf_param *
+iouring_bpf_prog_param(const struct iouring_bpf_prog *p, const char *name);
+
+/* --- one call ----------------------------------------------------------- */
+
+/*
+ * Open prog (as iouring_bpf_open()), set params ("KEY=VALUE", NULL-ended;
+ * NULL for none), attach a loop program to ring_fd (ignored for op
+ * programs: pass -1), load, attach. The handle is the caller's: free it
+ * with iouring_bpf_detach(). NULL on error (err says why: NOFEATURE if the
+ * kernel lacks the hook, PERM, REJECTED with the verifier's log, USAGE for
+ * an unknown program or parameter).
+ */
 struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
 				       const char *const *params,
 				       struct iouring_bpf_error *err);
-/* detach (destroys the link) and free */
+/* detach (destroys the link) and free h; NULL is a no-op */
 void iouring_bpf_detach(struct iouring_bpf *h);
 
 /* --- the same in steps ------------------------------------------------ */
 
-/* prog: a catalogue name ("nop-chain") or a path to a .bpf.o */
+/*
+ * prog: a built-in program's name ("nop-chain") or the path of a .bpf.o.
+ * Reads the object and its struct_ops maps; loads nothing. USAGE if prog is
+ * neither or the object has no usable struct_ops map. Free with
+ * iouring_bpf_close().
+ */
 struct iouring_bpf *iouring_bpf_open(const char *prog,
 				     struct iouring_bpf_error *err);
-/* "KEY=VALUE": a .rodata variable of the program; before load */
+/* the same for a program of the table, without looking its name up */
+struct iouring_bpf *iouring_bpf_open_prog(const struct iouring_bpf_prog *p,
+					  struct iouring_bpf_error *err);
+/* the built-in program h was opened from; NULL for a .bpf.o file */
+const struct iouring_bpf_prog *iouring_bpf_builtin(const struct iouring_bpf *h);
+
+/*
+ * Parameters, before load. "KEY=VALUE" (a built-in program accepts only
+ * its listed parameters) or name and value: a .rodata global of the
+ * program. USAGE if there is no such global or the value does not fit.
+ */
 int iouring_bpf_set(struct iouring_bpf *h, const char *kv,
 		    struct iouring_bpf_error *err);
 int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
 			long long value, struct iouring_bpf_error *err);
-/* op programs: the op id to register (0..255) */
+/* op programs: the op id to register (0..255); USAGE for a loop program */
 int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
 			  struct iouring_bpf_error *err);
 /*
@@ -90,29 +200,80 @@ int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
  * the geometry is then derived from /proc/self/fdinfo/<ring_fd> (entries)
  * and assumes no SQ array (IORING_SETUP_NO_SQARRAY); a program that fills
  * SQEs checks that against the ring and stops with an exit error if the
- * ring has an SQ array. Programs that only read the CQ do not care.
+ * ring has an SQ array. Programs that only read the CQ do not care. The
+ * fd stays the caller's. USAGE for an op program or a fd that is no ring.
  */
 int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 			 const struct io_uring_params *p,
 			 struct iouring_bpf_error *err);
+/*
+ * Does the running kernel have what h needs (IORING_OP_BPF, or a loop hook
+ * the object has a map for)? 0, or NOFEATURE with a message that names what
+ * is missing and what to boot. Reads the kernel's BTF only: loads nothing.
+ * iouring_bpf_load() asks it itself if the caller did not.
+ */
+int iouring_bpf_check_kernel(struct iouring_bpf *h,
+			     struct iouring_bpf_error *err);
+/* load into the kernel: NOFEATURE, PERM, REJECTED (detail: the verifier) */
 int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err);
+/* register the op id, or attach to the ring set before (FAIL: busy ...) */
 int iouring_bpf_attach_link(struct iouring_bpf *h,
 			    struct iouring_bpf_error *err);
-/* pin the link (so it outlives the process); creates the directory */
+/*
+ * pin the link (so it outlives the process); creates the directory and
+ * mounts bpffs on /sys/fs/bpf if needed
+ */
 int iouring_bpf_pin(struct iouring_bpf *h, const char *path,
 		    struct iouring_bpf_error *err);
 /* detach only (the object stays loaded: counters can still be read) */
 void iouring_bpf_unlink(struct iouring_bpf *h);
+/* detach, unload and free h; NULL is a no-op */
 void iouring_bpf_close(struct iouring_bpf *h);
+
+/* --- rings for the programs ------------------------------------------- */
+
+/*
+ * Create an io_uring that a program of this kind works with: op programs
+ * IORING_SETUP_BPF; loop programs IORING_SETUP_SINGLE_ISSUER |
+ * DEFER_TASKRUN | NO_SQARRAY. p: zeroed, or with cq_entries set (adds
+ * IORING_SETUP_CQSIZE) and further flags; filled by the kernel. Returns the
+ * ring fd (the caller's, to mmap and close), or NOFEATURE if the kernel has
+ * no IORING_SETUP_BPF, PERM, FAIL.
+ */
+int iouring_bpf_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
+			   struct io_uring_params *p,
+			   struct iouring_bpf_error *err);
+/*
+ * The op flags word (sqe->rw_flags) of an IORING_OP_BPF request for op
+ * program h: its op id, the types of buffer 1 (addr/len) and buffer 2
+ * (addr3/optlen), and 18 bits of flags for the program. 0xffffffff (an
+ * invalid word: the kernel fails the request) if a field does not fit.
+ */
+__u32 iouring_bpf_op_flags(const struct iouring_bpf *h, unsigned int buf1,
+			   unsigned int buf2, unsigned int flags);
 
 /* --- what is inside ---------------------------------------------------- */
 
+/* op or loop, from the object's struct_ops maps (BTF) */
 enum iouring_bpf_kind iouring_bpf_kind(const struct iouring_bpf *h);
+/* "op" or "loop" */
+const char *iouring_bpf_kind_name(enum iouring_bpf_kind kind);
 const char *iouring_bpf_name(const struct iouring_bpf *h);
 int iouring_bpf_op_id(const struct iouring_bpf *h);
-/* a global of the program (.rodata/.data/.bss); NULL if none */
+/*
+ * a global of the program (.rodata/.data/.bss); NULL if none. Before load
+ * it points into libbpf's image (writable), after load into the map
+ * (.rodata read-only); valid until iouring_bpf_close().
+ */
 void *iouring_bpf_var(const struct iouring_bpf *h, const char *name,
 		      size_t *size);
+/*
+ * a whole data section (".rodata", ".data", ".bss"), for a bpftool
+ * skeleton's typed view: skel.bss = iouring_bpf_section(h, ".bss", &sz).
+ * NULL if the object has none. Valid as iouring_bpf_var().
+ */
+void *iouring_bpf_section(const struct iouring_bpf *h, const char *sec,
+			  size_t *size);
 /* an integer global (1, 2, 4 or 8 bytes); -ENOENT if none */
 int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 			long long *value);

@@ -192,3 +192,11 @@ int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 		return -ENOENT;
 	return int_get(p, size, is_signed, value);
 }
+
+void *iouring_bpf_section(const struct iouring_bpf *h, const char *sec,
+			  size_t *size)
+{
+	struct bpf_map *map = internal_map(h->obj, sec);
+
+	return map ? bpf_map__initial_value(map, size) : NULL;
+}

@@ -76,7 +76,7 @@ expect_exit() {
 	return 0
 }
 
-# build a helper from tests/cli/NAME.c (with loader/ring.c) into $TMP
+# build a helper from tests/cli/NAME.c (with loader/workloads/ring.c) into $TMP
 # helper programs tests/Makefile builds from tests/cli/*.c (compiling them
 # in the emulated VM would take minutes)
 HELPERS=$ROOT/build/tests/cli

@@ -19,6 +19,10 @@ out=$("$CLI" run --json nop-chain --count 100) || fail "run --json nop-chain: ex
 checks=$((checks + 1))
 python3 -c 'import json,sys; d=json.loads(sys.argv[1]); r=d["results"]; assert d["ok"] and r["completed"] == 100 and r["exit"].startswith("done"), d; assert r["binding"] == sys.argv[2], (r["binding"], sys.argv[2]); assert d["struct_ops"] == ("io_uring_ops" if sys.argv[2] == "v3" else "io_uring_bpf_ops"), d' "$out" "$LOOP_API" ||
 	fail "run --json nop-chain: binding or results wrong for $LOOP_API: $out"
+# its shape is the one docs/json/run.schema.json describes
+checks=$((checks + 1))
+python3 "$ROOT/tests/host/json_check.py" "$ROOT/docs/json/run.schema.json" <<<"$out" ||
+	fail "run --json nop-chain does not match docs/json/run.schema.json"
 # the text of a run above says the binding, and on mainline what differs
 checks=$((checks + 1))
 grep -q "^  binding  *$LOOP_API\$" <<<"${BW_OUT:-}" || fail "run batch-wait does not name binding $LOOP_API: ${BW_OUT:-}"

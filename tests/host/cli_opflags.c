@@ -2,7 +2,7 @@
 /*
  * cli_opflags.c - unit test of the bpf_op_flags encoding (progs/
  * iou_opflags.h, shared by BPF programs and user space) and of the SQE
- * fields ring_prep_bpf() fills (loader/ring.c). Built and run by
+ * fields ring_prep_bpf() fills (loader/workloads/ring.c). Built and run by
  * test_cli_opflags.sh.
  */
 #include <stddef.h>

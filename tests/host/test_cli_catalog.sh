@@ -1,5 +1,5 @@
 #!/bin/bash
-# The catalogue (loader/catalog.c, shown by `iouring-bpf list --json`)
+# The catalogue (loader/lib/programs.c, shown by `iouring-bpf list --json`)
 # matches progs/*.bpf.c one to one; each program's kind matches the
 # struct_ops in its source; each parameter is a global of the embedded
 # object; each source opens with a teaching comment that says how to run

@@ -1,7 +1,8 @@
 #!/bin/bash
 # `make install` into a DESTDIR: the CLI runs and says its version, the
 # man page renders, and a program using only the installed header, library
-# and `pkg-config --cflags --libs iouring-bpf` builds and runs.
+# and `pkg-config --cflags --libs iouring-bpf` builds and runs;
+# examples/attach_loop.c and attach_own.c build the same way.
 source "$(dirname "$0")/cli_lib.sh"
 D=$TMP/destdir
 out=$(make -C "$ROOT" install DESTDIR="$D" PREFIX=/usr 2>&1) ||
@@ -51,4 +52,13 @@ if cc -o "$TMP/app" "$TMP/app.c" $flags 2>"$TMP/cc.err"; then
 else
 	echo "FAIL: cannot build an app with $flags:"; head -5 "$TMP/cc.err"; fails=$((fails + 1))
 fi
+# the examples' two applications build the same way (they run in the VM:
+# tests/examples/test_apps.sh)
+for app in attach_loop attach_own; do
+	checks=$((checks + 1))
+	extra=; [ $app = attach_own ] && extra=-luring
+	cc -Wall -Werror -o "$TMP/$app" "$ROOT/examples/$app.c" $flags $extra \
+		2>"$TMP/cc.err" && echo "examples/$app.c built with pkg-config" ||
+		{ echo "FAIL: examples/$app.c does not build:"; head -5 "$TMP/cc.err"; fails=$((fails + 1)); }
+done
 finish

@@ -13,6 +13,7 @@
  *   H_RET7  return 7, neither WAIT/CONTINUE nor STOP
  *   H_STOP  count the call, STOP
  */
+#define IOU_LOOP_PROGRAM
 #include "iouring_bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

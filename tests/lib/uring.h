@@ -8,7 +8,7 @@
  * Every function returns 0 / a count on success and -errno on failure
  * (never sets errno as its result).
  *
- * Deliberately not loader/ring.c (tests/cli uses that one: it tests the
+ * Deliberately not loader/workloads/ring.c (tests/cli uses that one: it tests the
  * loader). A kernel test should fail on a kernel bug, not on a loader bug,
  * nor miss a kernel bug the loader's code happens to agree with; so this
  * file maps the rings and encodes the IORING_OP_BPF fields on its own

@@ -6,7 +6,7 @@
  *
  *   0  parse_ll(): an integer argument; bytes 1-2 pick the bounds
  *   1  parse_ring_arg(): --ring PID:FD
- *   2  iouring_bpf_set(): --set KEY=VALUE on a catalogue program
+ *   2  iouring_bpf_set(): --set KEY=VALUE on a built-in program
  *      (byte 1 picks it), then iouring_bpf_set_op_id() with byte 2
  *   3  iouring_bpf_open(): a program name or path, as `load NAME` takes it
  *   4  iouring_bpf_open() of a file holding the input: an object file
@@ -42,9 +42,9 @@ static struct iouring_bpf *catalog_handle(unsigned int i)
 {
 	struct iouring_bpf_error err;
 
-	i %= iou_catalog_len < 16 ? iou_catalog_len : 16;
+	i %= IOURING_BPF_NR_PROGS < 16 ? IOURING_BPF_NR_PROGS : 16;
 	if (!progs[i])
-		progs[i] = iouring_bpf_open(iou_catalog[i].name, &err);
+		progs[i] = iouring_bpf_open_prog(iouring_bpf_prog(i), &err);
 	return progs[i];
 }
 

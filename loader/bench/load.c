@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench_load.c - `bench load`: what it costs to put each catalogue program
+ * load.c - `bench load`: what it costs to put each catalogue program
  * in place and take it out again, as libiouring-bpf does it:
  *
  *   open    iouring_bpf_open(): libbpf opens the embedded object (ELF, BTF)
@@ -37,7 +37,7 @@ int bench_load(struct bench_scn *s)
 		return EXIT_FAIL;
 	}
 	bench_param(s, "programs", "the %zu of the catalogue (iouring-bpf list), each loaded and removed %d times",
-		    iou_catalog_len, s->runs);
+		    (size_t)IOURING_BPF_NR_PROGS, s->runs);
 	bench_param(s, "ring", "loop programs: %s, 64 SQ / 256 CQ; op programs: op id %d..",
 		    bench_ring_flags(L_FLAGS | IORING_SETUP_CQSIZE),
 		    bench_free_op_id());
@@ -45,21 +45,21 @@ int bench_load(struct bench_scn *s)
 		    s->runs);
 
 	for (int run = 0; run < s->runs; run++) {
-		for (size_t p = 0; p < iou_catalog_len; p++) {
-			const struct iou_prog *prog = &iou_catalog[p];
+		for (int p = 0; p < IOURING_BPF_NR_PROGS; p++) {
+			const struct iouring_bpf_prog *prog = iouring_bpf_prog(p);
 			struct iouring_bpf *h;
 			long long t[6];
 
 			bench_mark(s, "program %s run %d", prog->name, run);
 			t[0] = bench_now_ns();
-			h = iouring_bpf_open(prog->name, &err);
+			h = iouring_bpf_open_prog(prog, &err);
 			if (!h) {
 				status = report_error("bench", &err);
 				goto out;
 			}
-			if ((prog->kind == IOU_KIND_LOOP &&
+			if ((iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP &&
 			     iouring_bpf_set_ring(h, r.fd, &r.p, &err)) ||
-			    (prog->kind == IOU_KIND_OP &&
+			    (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP &&
 			     iouring_bpf_set_op_id(h, bench_free_op_id(), &err))) {
 				status = report_error("bench", &err);
 				iouring_bpf_close(h);

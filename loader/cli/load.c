@@ -175,7 +175,7 @@ int cmd_load(int argc, char **argv)
 
 	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP) {
 		/* say "kernel lacks it" before poking at other processes */
-		if (prog_kernel_lacks(h, &err))
+		if (iouring_bpf_check_kernel(h, &err))
 			goto fail;
 		ring = grab_fd(a.ring_pid, a.ring_fd, &err);
 		if (ring < 0)

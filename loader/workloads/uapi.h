@@ -27,7 +27,7 @@
 #define IOU_SQE_OPTLEN(sqe)		((sqe)->file_index)
 
 /* op id, buffer types and the 18 program flag bits */
-#include "../progs/iou_opflags.h"
+#include "../../progs/iou_opflags.h"
 
 /* 6.12 bits Debian 12's headers may lack */
 #ifndef IORING_SETUP_SINGLE_ISSUER

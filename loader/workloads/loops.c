@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_loop.c - the workloads `run` drives for the loop programs (nop-chain,
+ * loops.c - the workloads `run` drives for the loop programs (nop-chain,
  * copy, batch-wait, hybrid-poll, cq-stats). The ring is SINGLE_ISSUER |
  * DEFER_TASKRUN | NO_SQARRAY, 64 SQ / 256 CQ entries; the program is
  * attached to it before the workload starts. Every io_uring_enter() that
@@ -9,7 +9,7 @@
  *
  * On mainline's hook (Linux 7.1+) io_uring_enter() returns 0 after the
  * program's STOP, not the count submitted, and ignores the timeout: `run`
- * arms a watchdog signal instead (run.c), and the workloads check what
+ * arms a watchdog signal instead (cli/run.c), and the workloads check what
  * each hook returns.
  *
  * Delayed completions are reads of timerfds, not IORING_OP_TIMEOUT, so that
@@ -25,8 +25,13 @@
 #include <unistd.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
-#include "run.h"
-#include "../progs/iou_exit_info.h"
+#include "workload.h"
+#include "../../progs/iou_exit_info.h"
+#include "nop_chain.skel.h"
+#include "copy.skel.h"
+#include "batch_wait.skel.h"
+#include "hybrid_poll.skel.h"
+#include "cq_stats.skel.h"
 
 #define SEC_NS		1000000000LL
 
@@ -57,12 +62,24 @@ static int exit_kind(struct run_ctx *rc)
 
 /* nop-chain -------------------------------------------------------------- */
 
+/* --count NOPs, --depth in flight; they win over a --set of the same */
+int args_nop_chain(struct run_ctx *rc)
+{
+	struct iou_nop_chain s;
+
+	RC_VIEW(rc, &s, rodata);
+	return (rc->count >= 0 && RC_SET(rc, s.rodata, nr, rc->count)) ||
+	       (rc->depth >= 0 && RC_SET(rc, s.rodata, depth, rc->depth));
+}
+
 int run_nop_chain(struct run_ctx *rc)
 {
-	long long nr = rc_var(rc, "nr"), depth = rc_var(rc, "depth");
+	struct iou_nop_chain s;
+	long long nr = RC_VIEW(rc, &s, rodata)->nr, depth = s.rodata->depth;
 	long long t0, t;
 	int ret;
 
+	RC_VIEW(rc, &s, bss);
 	t0 = now_ns();
 	ret = ring_wait(&rc->ring, 0, 10 * SEC_NS + nr * 100000LL);
 	t = now_ns() - t0;
@@ -70,19 +87,22 @@ int run_nop_chain(struct run_ctx *rc)
 	rc_num(rc, "nops", nr);
 	rc_num(rc, "depth", depth);
 	rc_num(rc, "io_uring_enter_calls", 1);
-	rc_vars(rc, "completed", "issued", "errors", "steps", "max_inflight",
-		NULL);
+	RC_NUM(rc, s.bss, completed);
+	RC_NUM(rc, s.bss, issued);
+	RC_NUM(rc, s.bss, errors);
+	RC_NUM(rc, s.bss, steps);
+	RC_NUM(rc, s.bss, max_inflight);
 	if (nr)
 		rc_out(rc, "ns_per_nop", "%lld", t / nr);
 	rc_check(rc, ret == 0, "io_uring_enter returned %d (%s), want 0", ret,
 		 ret < 0 ? strerror(-ret) : "");
-	rc_check_var(rc, "completed", nr);
-	rc_check_var(rc, "issued", nr);
-	rc_check(rc, rc_var(rc, "errors") == 0, "%lld NOPs failed",
-		 rc_var(rc, "errors"));
-	rc_check(rc, rc_var(rc, "max_inflight") <= depth,
+	RC_CHECK_EQ(rc, s.bss, completed, nr);
+	RC_CHECK_EQ(rc, s.bss, issued, nr);
+	rc_check(rc, s.bss->errors == 0, "%lld NOPs failed",
+		 (long long)s.bss->errors);
+	rc_check(rc, (long long)s.bss->max_inflight <= depth,
 		 "%lld NOPs were in flight, depth is %lld",
-		 rc_var(rc, "max_inflight"), depth);
+		 (long long)s.bss->max_inflight, depth);
 	rc_check(rc, ring_cq_ready(&rc->ring) == 0,
 		 "%u CQEs left for user space; the program should consume all",
 		 ring_cq_ready(&rc->ring));
@@ -133,7 +153,9 @@ static void feed_pipe(int fd)
 
 int setup_copy(struct run_ctx *rc)
 {
-	long long block = rc_var(rc, "block"), stream = rc_var(rc, "stream_in");
+	struct iou_copy k;
+	long long block = RC_VIEW(rc, &k, rodata)->block;
+	long long stream = k.rodata->stream_in;
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	struct copy_state *s;
 	int p[2];
@@ -192,8 +214,9 @@ int setup_copy(struct run_ctx *rc)
 	s->out = open(s->dst, O_CREAT | O_RDWR | O_TRUNC, 0600);
 	if (s->out < 0)
 		return -1;
-	if (rc_set(rc, "fd_in", s->in) || rc_set(rc, "fd_out", s->out) ||
-	    rc_set(rc, "buf", (long long)(unsigned long)s->buf))
+	if (RC_SET(rc, k.rodata, fd_in, s->in) ||
+	    RC_SET(rc, k.rodata, fd_out, s->out) ||
+	    RC_SET(rc, k.rodata, buf, (long long)(unsigned long)s->buf))
 		return -1;
 	return 0;
 }
@@ -201,6 +224,8 @@ int setup_copy(struct run_ctx *rc)
 int run_copy(struct run_ctx *rc)
 {
 	struct copy_state *s = rc->priv;
+	struct iou_copy k;
+	long long block = RC_VIEW(rc, &k, rodata)->block;
 	long long t0, t, bad_at = -1;
 	unsigned char *got;
 	ssize_t n;
@@ -212,7 +237,7 @@ int run_copy(struct run_ctx *rc)
 	 */
 	t0 = now_ns();
 	ret = ring_wait(&rc->ring, 0, 10 * SEC_NS +
-			(long long)(s->size / rc_var(rc, "block") + 1) * 50000000LL);
+			(long long)(s->size / block + 1) * 50000000LL);
 	t = now_ns() - t0;
 
 	got = malloc(s->size + 1);
@@ -232,10 +257,15 @@ int run_copy(struct run_ctx *rc)
 
 	rc_out(rc, "source", "%s, %zu bytes", s->child ? "pipe" : "file",
 	       s->size);
-	rc_vars(rc, "block", "bytes_read", "bytes_written", NULL);
-	rc_num(rc, "reads", rc_var(rc, "nr_reads"));
-	rc_num(rc, "writes", rc_var(rc, "nr_writes"));
-	rc_vars(rc, "short_reads", "short_writes", "steps", NULL);
+	RC_VIEW(rc, &k, bss);
+	rc_num(rc, "block", block);
+	RC_NUM(rc, k.bss, bytes_read);
+	RC_NUM(rc, k.bss, bytes_written);
+	rc_num(rc, "reads", k.bss->nr_reads);
+	rc_num(rc, "writes", k.bss->nr_writes);
+	RC_NUM(rc, k.bss, short_reads);
+	RC_NUM(rc, k.bss, short_writes);
+	RC_NUM(rc, k.bss, steps);
 	if (t > 0)
 		rc_out(rc, "MiB_per_s", "%.1f", s->size / 1048576.0 / (t / 1e9));
 	rc_check(rc, ret == 0, "io_uring_enter returned %d (%s), want 0", ret,
@@ -245,9 +275,9 @@ int run_copy(struct run_ctx *rc)
 	rc_check(rc, n == (ssize_t)s->size, "destination has %zd bytes, want %zu",
 		 n, s->size);
 	rc_check(rc, bad_at < 0, "destination differs at byte %lld", bad_at);
-	rc_check_var(rc, "bytes_written", s->size);
-	rc_check_var(rc, "bytes_read", s->size);
-	rc_check(rc, rc_var(rc, "short_reads") >= 1,
+	RC_CHECK_EQ(rc, k.bss, bytes_written, s->size);
+	RC_CHECK_EQ(rc, k.bss, bytes_read, s->size);
+	rc_check(rc, k.bss->short_reads >= 1,
 		 "no short read was seen (the last block of the file is one)");
 
 	close(s->in);
@@ -263,13 +293,15 @@ int run_copy(struct run_ctx *rc)
 
 int run_batch_wait(struct run_ctx *rc)
 {
-	long long n = rc_count(rc, 66), batch = rc_var(rc, "batch");
-	long long maxwait = rc_var(rc, "max_wait_us") * 1000;
+	struct iou_batch_wait s;
+	long long n = rc_count(rc, 66), batch = RC_VIEW(rc, &s, rodata)->batch;
+	long long maxwait = s.rodata->max_wait_us * 1000;
 	long long got = 0, waits = 0, etime = 0, bad = 0, partial = 0, total;
 	long long late0, late, t0, dt;
 	__u64 (*bufs)[1];
 	int *fds, ret;
 
+	RC_VIEW(rc, &s, bss);
 	if (n > 256 || batch > 32) {
 		fprintf(stderr, "iouring-bpf run: batch-wait: --count at most 256, batch at most 32\n");
 		return -1;
@@ -297,11 +329,11 @@ int run_batch_wait(struct run_ctx *rc)
 	while (got < n) {
 		unsigned int ready;
 
-		late0 = rc_var(rc, "wakes_late");
+		late0 = s.bss->wakes_late;
 		t0 = now_ns();
 		ret = ring_wait(&rc->ring, 1, 10 * SEC_NS);
 		dt = now_ns() - t0;
-		late = rc_var(rc, "wakes_late") - late0;
+		late = s.bss->wakes_late - late0;
 		ready = ring_cq_ready(&rc->ring);
 		waits++;
 		if (ready < batch)
@@ -370,10 +402,11 @@ int run_batch_wait(struct run_ctx *rc)
 	}
 	rc_num(rc, "requests", n);
 	rc_num(rc, "batch", batch);
-	rc_vars(rc, "max_wait_us", NULL);
+	RC_NUM(rc, s.rodata, max_wait_us);
 	rc_num(rc, "waits", waits);
 	rc_num(rc, "woken_by_deadline", partial);
-	rc_vars(rc, "wakes_batch", "steps", NULL);
+	RC_NUM(rc, s.bss, wakes_batch);
+	RC_NUM(rc, s.bss, steps);
 	rc_check(rc, got == n, "reaped %lld CQEs, want %lld", got, n);
 	rc_check(rc, !bad, "%lld wrong results", bad);
 out:
@@ -390,10 +423,13 @@ out:
 int run_hybrid_poll(struct run_ctx *rc)
 {
 	long long n = rc_count(rc, 200), bad = 0, lat_sum = 0;
+	struct iou_hybrid_poll s;
 	struct io_uring_cqe c;
 	__u64 tbuf;
 	int ret, tfd = -1;
 
+	RC_VIEW(rc, &s, rodata);
+	RC_VIEW(rc, &s, bss);
 	for (long long i = 0; i < n; i++) {
 		long long t0;
 
@@ -427,23 +463,28 @@ int run_hybrid_poll(struct run_ctx *rc)
 	if (tfd >= 0)
 		close(tfd);
 	rc_num(rc, "requests", n);
-	rc_vars(rc, "spin_us", "want", "waits", "done_polling", "done_sleeping",
-		"polls", "sleeps", NULL);
+	RC_NUM(rc, s.rodata, spin_us);
+	RC_NUM(rc, s.rodata, want);
+	RC_NUM(rc, s.bss, waits);
+	RC_NUM(rc, s.bss, done_polling);
+	RC_NUM(rc, s.bss, done_sleeping);
+	RC_NUM(rc, s.bss, polls);
+	RC_NUM(rc, s.bss, sleeps);
 	if (n)
 		rc_out(rc, "mean_wait_us", "%lld", lat_sum / n / 1000);
 	rc_check(rc, !bad, "%lld waits went wrong", bad);
-	rc_check(rc, rc_var(rc, "waits") == n, "the program saw %lld waits, want %lld",
-		 rc_var(rc, "waits"), n);
-	rc_check(rc, rc_var(rc, "done_polling") + rc_var(rc, "done_sleeping") == n,
+	rc_check(rc, s.bss->waits == (__u64)n, "the program saw %lld waits, want %lld",
+		 (long long)s.bss->waits, n);
+	rc_check(rc, s.bss->done_polling + s.bss->done_sleeping == (__u64)n,
 		 "done_polling + done_sleeping = %lld, want %lld",
-		 rc_var(rc, "done_polling") + rc_var(rc, "done_sleeping"), n);
+		 (long long)(s.bss->done_polling + s.bss->done_sleeping), n);
 	/* half the timers take 2 ms: longer than a short spin */
-	if (n >= 2 && rc_var(rc, "spin_us") < 500)
-		rc_check(rc, rc_var(rc, "done_sleeping") >= 1,
+	if (n >= 2 && s.rodata->spin_us < 500)
+		rc_check(rc, s.bss->done_sleeping >= 1,
 			 "no wait ever went to sleep, with spin_us=%lld and 2 ms timers",
-			 rc_var(rc, "spin_us"));
+			 (long long)s.rodata->spin_us);
 	if (n >= 2)
-		rc_check(rc, rc_var(rc, "polls") >= 1,
+		rc_check(rc, s.bss->polls >= 1,
 			 "the program never polled");
 	return 0;
 }
@@ -452,18 +493,22 @@ int run_hybrid_poll(struct run_ctx *rc)
 
 int setup_cq_stats(struct run_ctx *rc)
 {
-	return rc_set(rc, "ud_is_ts", 1);
+	struct iou_cq_stats s;
+
+	return RC_SET(rc, RC_VIEW(rc, &s, rodata), ud_is_ts, 1);
 }
 
 int run_cq_stats(struct run_ctx *rc)
 {
 	long long n = rc_count(rc, 256), zero = 0, pos = 0, neg = 0, ebadf = 0;
 	long long neg3 = 0, done = 0, bad = 0, lat = 0;
-	long long *errno_count, *hist;
+	struct iou_cq_stats s;
+	__u64 *errno_count, *hist;
+	char line[160];
 	char buf[32][8];
 	int fd[4], ret;		/* request i: a NOP, or a read of fd[i % 4] */
 	int e3 = rc->mainline ? EFAULT : EISDIR;	/* fd[3]'s result */
-	size_t sz;
+	int off = 0;
 
 	/*
 	 * Results that come at issue time (a failed prep stops submission).
@@ -533,40 +578,34 @@ int run_cq_stats(struct run_ctx *rc)
 	for (int f = 1; f < 4; f++)
 		close(fd[f]);
 
-	errno_count = iouring_bpf_var(rc->h, "errno_count", &sz);
-	hist = iouring_bpf_var(rc->h, "lat_hist", NULL);
-	for (size_t b = 0; hist && b < 32; b++)
+	errno_count = RC_VIEW(rc, &s, bss)->errno_count;
+	hist = s.bss->lat_hist;
+	for (size_t b = 0; b < 32; b++)
 		lat += hist[b];
 
 	rc_num(rc, "requests", n);
 	rc_num(rc, "reaped_by_app", done);
-	rc_vars(rc, "nr_cqes", NULL);
+	RC_NUM(rc, s.bss, nr_cqes);
 	rc_out(rc, "by_result", "zero %lld, positive %lld, negative %lld (EBADF %lld, %s %lld)",
-	       rc_var(rc, "nr_zero"), rc_var(rc, "nr_pos"), rc_var(rc, "nr_neg"),
-	       errno_count ? errno_count[EBADF] : -1,
-	       e3 == EFAULT ? "EFAULT" : "EISDIR",
-	       errno_count ? errno_count[e3] : -1);
-	if (hist) {
-		char line[160];
-		int off = 0;
-
-		for (size_t b = 0; b < 32 && off < (int)sizeof(line) - 24; b++)
-			if (hist[b])
-				off += snprintf(line + off, sizeof(line) - off,
-						"%s<%lluus:%lld", off ? " " : "",
-						1ULL << (b + 1), hist[b]);
-		rc_out(rc, "latency", "%s", off ? line : "-");
-	}
+	       (long long)s.bss->nr_zero, (long long)s.bss->nr_pos,
+	       (long long)s.bss->nr_neg, (long long)errno_count[EBADF],
+	       e3 == EFAULT ? "EFAULT" : "EISDIR", (long long)errno_count[e3]);
+	for (size_t b = 0; b < 32 && off < (int)sizeof(line) - 24; b++)
+		if (hist[b])
+			off += snprintf(line + off, sizeof(line) - off,
+					"%s<%lluus:%lld", off ? " " : "",
+					1ULL << (b + 1), (long long)hist[b]);
+	rc_out(rc, "latency", "%s", off ? line : "-");
 	rc_check(rc, done == n, "the app reaped %lld CQEs, want %lld", done, n);
-	rc_check(rc, rc_var(rc, "nr_cqes") == done, "program counted %lld CQEs, app %lld",
-		 rc_var(rc, "nr_cqes"), done);
-	rc_check(rc, rc_var(rc, "nr_zero") == zero && rc_var(rc, "nr_pos") == pos &&
-		 rc_var(rc, "nr_neg") == neg,
+	rc_check(rc, s.bss->nr_cqes == (__u64)done, "program counted %lld CQEs, app %lld",
+		 (long long)s.bss->nr_cqes, done);
+	rc_check(rc, s.bss->nr_zero == (__u64)zero && s.bss->nr_pos == (__u64)pos &&
+		 s.bss->nr_neg == (__u64)neg,
 		 "program: zero/pos/neg %lld/%lld/%lld, app %lld/%lld/%lld",
-		 rc_var(rc, "nr_zero"), rc_var(rc, "nr_pos"), rc_var(rc, "nr_neg"),
-		 zero, pos, neg);
-	rc_check(rc, errno_count && errno_count[EBADF] == ebadf &&
-		 errno_count[e3] == neg3, "errno counts differ from the app's");
+		 (long long)s.bss->nr_zero, (long long)s.bss->nr_pos,
+		 (long long)s.bss->nr_neg, zero, pos, neg);
+	rc_check(rc, errno_count[EBADF] == (__u64)ebadf &&
+		 errno_count[e3] == (__u64)neg3, "errno counts differ from the app's");
 	rc_check(rc, lat == done, "latency histogram holds %lld, want %lld",
 		 lat, done);
 	(void)bad;

@@ -14,7 +14,7 @@
 #include <bpf/btf.h>
 #include "cli.h"
 #include "pins.h"
-#include "../progs/iou_exit_info.h"
+#include "../../progs/iou_exit_info.h"
 
 /* first program id in the func-pointer members of the struct_ops value */
 static __u32 first_prog_id(int map_fd, const struct bpf_map_info *mi,
@@ -81,21 +81,18 @@ static int int_of(const struct btf *btf, __u32 type, const void *p,
 	return -1;
 }
 
-/* before an item: the separator, or the line's prefix for the first */
-static void item(int json, int *first)
+/* before a text item: the line's prefix for the first, then a space */
+static void item(int *first)
 {
 	if (*first)
-		printf(json ? "" : "%-24s state:", "");
-	else if (json)
-		printf(", ");
-	if (!json)
-		printf(" ");
+		printf("%-24s state:", "");
+	printf(" ");
 	*first = 0;
 }
 
 /* print the integer globals (and iou_exit) of one .data/.bss map */
-static void print_datasec(int map_fd, const struct bpf_map_info *mi, int json,
-			  int *first)
+static void print_datasec(int map_fd, const struct bpf_map_info *mi,
+			  struct json *j, int *first)
 {
 	const struct btf_var_secinfo *vs;
 	const struct btf_type *sec;
@@ -128,14 +125,16 @@ static void print_datasec(int map_fd, const struct bpf_map_info *mi, int json,
 			ei->msg[sizeof(ei->msg) - 1] = '\0';
 			if (ei->kind == IOU_EXIT_KIND_NONE)
 				continue;
-			item(json, first);
-			if (json) {
-				printf("\"exit\": {\"kind\": \"%s\", \"code\": %d, \"value\": %lld, \"msg\": ",
-				       ei->kind <= 2 ? kinds[ei->kind] : "?",
-				       ei->code, ei->value);
-				json_str(stdout, ei->msg);
-				printf("}");
+			if (j) {
+				json_obj(j, "exit");
+				json_str(j, "kind", ei->kind <= 2 ?
+					 kinds[ei->kind] : "?");
+				json_int(j, "code", ei->code);
+				json_int(j, "value", ei->value);
+				json_str(j, "msg", ei->msg);
+				json_end(j, NULL);
 			} else {
+				item(first);
 				printf("exit=%s code=%d value=%lld (%s)",
 				       ei->kind <= 2 ? kinds[ei->kind] : "?",
 				       ei->code, ei->value, ei->msg);
@@ -144,11 +143,12 @@ static void print_datasec(int map_fd, const struct bpf_map_info *mi, int json,
 		}
 		if (int_of(btf, var->type, val + vs->offset, &v))
 			continue;
-		item(json, first);
-		if (json)
-			printf("\"%s\": %lld", name, v);
-		else
+		if (j) {
+			json_int(j, name, v);
+		} else {
+			item(first);
 			printf("%s=%lld", name, v);
+		}
 	}
 out:
 	free(val);
@@ -163,7 +163,7 @@ static int internal_map(const char *name)
 	       (n > 4 && !strcmp(name + n - 4, ".bss"));
 }
 
-void print_prog_state(const struct link_desc *d, int json)
+void print_prog_state(const struct link_desc *d, struct json *j)
 {
 	struct bpf_prog_info pi;
 	struct bpf_map_info mi;
@@ -171,8 +171,8 @@ void print_prog_state(const struct link_desc *d, int json)
 	int map_fd, prog_fd, first = 1;
 	struct btf *vml = btf__load_vmlinux_btf();
 
-	if (json)
-		printf(", \"state\": {");
+	if (j)
+		json_obj(j, "state");
 	if (!vml)
 		goto out;
 	map_fd = bpf_map_get_fd_by_id(d->map_id);
@@ -203,13 +203,13 @@ void print_prog_state(const struct link_desc *d, int json)
 		len = sizeof(mi);
 		if (!bpf_map_get_info_by_fd(map_fd, &mi, &len) &&
 		    internal_map(mi.name) && mi.btf_id)
-			print_datasec(map_fd, &mi, json, &first);
+			print_datasec(map_fd, &mi, j, &first);
 		close(map_fd);
 	}
-	if (!json && !first)
+	if (!j && !first)
 		printf("\n");
 out:
-	if (json)
-		printf("}");
+	if (j)
+		json_end(j, NULL);
 	btf__free(vml);
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
-#include "bench.h"
+#include "../bench/bench.h"
 
 int cli_verbose;
 

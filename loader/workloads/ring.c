@@ -43,29 +43,39 @@ int io_uring_register_raw(int fd, unsigned int op, const void *arg,
 int ring_init(struct ring *r, unsigned int entries, unsigned int cq_entries,
 	      unsigned int flags)
 {
-	struct io_uring_params *p = &r->p;
-	size_t sq_sz, cq_sz;
-	int fd, err;
+	struct io_uring_params p;
+	int fd;
 
-	memset(r, 0, sizeof(*r));
-	r->fd = -1;
-	r->flags = flags;
+	memset(&p, 0, sizeof(p));
 	if (cq_entries) {
 		flags |= IORING_SETUP_CQSIZE;
-		p->cq_entries = cq_entries;
+		p.cq_entries = cq_entries;
 	}
-	p->flags = flags;
-	fd = io_uring_setup_raw(entries, p);
-	if (fd < 0)
+	p.flags = flags;
+	fd = io_uring_setup_raw(entries, &p);
+	if (fd < 0) {
+		r->fd = -1;
 		return fd;
-	r->fd = fd;
+	}
+	return ring_init_fd(r, fd, &p);
+}
 
+int ring_init_fd(struct ring *r, int fd, const struct io_uring_params *p)
+{
+	size_t sq_sz, cq_sz;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->flags = p->flags;
+	r->p = *p;
+	p = &r->p;
 	if (!(p->features & IORING_FEAT_SINGLE_MMAP)) {
 		err = -ENOSYS;	/* every kernel since 5.4 has it */
 		goto fail;
 	}
 	sq_sz = p->sq_off.array + p->sq_entries * sizeof(unsigned int);
-	if (flags & IORING_SETUP_NO_SQARRAY)
+	if (p->flags & IORING_SETUP_NO_SQARRAY)
 		sq_sz = p->sq_off.tail + sizeof(unsigned int);
 	cq_sz = p->cq_off.cqes + p->cq_entries * sizeof(struct io_uring_cqe);
 	r->ring_sz = sq_sz > cq_sz ? sq_sz : cq_sz;
@@ -89,7 +99,7 @@ int ring_init(struct ring *r, unsigned int entries, unsigned int cq_entries,
 	r->sq_tail = PTR(r->ring_mem, p->sq_off.tail);
 	r->sq_mask = *(unsigned int *)PTR(r->ring_mem, p->sq_off.ring_mask);
 	r->sq_entries = p->sq_entries;
-	if (!(flags & IORING_SETUP_NO_SQARRAY))
+	if (!(p->flags & IORING_SETUP_NO_SQARRAY))
 		r->sq_array = PTR(r->ring_mem, p->sq_off.array);
 	r->sqe_tail = *r->sq_tail;
 	r->cq_head = PTR(r->ring_mem, p->cq_off.head);
@@ -260,19 +270,4 @@ void ring_prep_bpf(struct io_uring_sqe *sqe, __u32 op_flags,
 	IOU_SQE_OPTLEN(sqe) = len2;
 	IOU_SQE_BPF_OP_FLAGS(sqe) = op_flags;
 	sqe->user_data = user_data;
-}
-
-int ring_params_like(unsigned int sq_entries, unsigned int cq_entries,
-		     unsigned int flags, struct io_uring_params *out)
-{
-	int fd;
-
-	memset(out, 0, sizeof(*out));
-	out->flags = flags | IORING_SETUP_CQSIZE;
-	out->cq_entries = cq_entries;
-	fd = io_uring_setup_raw(sq_entries, out);
-	if (fd < 0)
-		return fd;
-	close(fd);
-	return 0;
 }

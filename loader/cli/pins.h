@@ -21,7 +21,11 @@ int pins_list(struct link_desc **out, int *n);
 /* every struct_ops link of the system (needs CAP_SYS_ADMIN) */
 int links_all(struct link_desc **out, int *n);
 
-/* progstate.c: the program's counters and exit info, text or JSON */
-void print_prog_state(const struct link_desc *d, int json);
+/*
+ * progstate.c: the program's counters and exit info, as text or (j not
+ * NULL) as the member "state" of j's current object
+ */
+struct json;
+void print_prog_state(const struct link_desc *d, struct json *j);
 
 #endif /* __IOURING_BPF_PINS_H */

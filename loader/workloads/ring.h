@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ring.h - a minimal io_uring for the loader, the attach library and the
- * tests of the loader (tests/cli): raw syscalls, one mmap'ed ring, SQE/CQE
- * helpers. Not liburing. The kernel tests keep their own on purpose
+ * ring.h - a minimal io_uring for the CLI's workloads, benchmarks and
+ * probe, and the tests of the loader (tests/cli): raw syscalls, one
+ * mmap'ed ring, SQE/CQE helpers. Not liburing. The kernel tests keep their own on purpose
  * (tests/lib/uring.h says why).
  * All functions returning int give 0 (or a count) on success and -errno on
  * failure.
@@ -42,6 +42,8 @@ int io_uring_register_raw(int fd, unsigned int op, const void *arg,
 /* entries SQEs; cq_entries 0 = kernel default (2 * entries) */
 int ring_init(struct ring *r, unsigned int entries, unsigned int cq_entries,
 	      unsigned int flags);
+/* map a ring made elsewhere (iouring_bpf_ring_setup()); r owns fd after */
+int ring_init_fd(struct ring *r, int fd, const struct io_uring_params *p);
 void ring_exit(struct ring *r);
 
 /* a zeroed SQE, or NULL when the SQ is full */
@@ -81,9 +83,5 @@ void ring_prep_timeout(struct io_uring_sqe *sqe,
 void ring_prep_bpf(struct io_uring_sqe *sqe, __u32 op_flags,
 		   __u64 addr1, __u32 len1, __u16 buf_index,
 		   __u64 addr2, __u32 len2, __u64 user_data);
-
-/* the parts of io_uring_params a loop program needs, for another ring */
-int ring_params_like(unsigned int sq_entries, unsigned int cq_entries,
-		     unsigned int flags, struct io_uring_params *out);
 
 #endif /* __IOURING_BPF_RING_H */

@@ -13,8 +13,8 @@
 #define __IOURING_BPF_BENCH_H
 
 #include <stdio.h>
-#include "cli.h"
-#include "ring.h"
+#include "../cli/cli.h"
+#include "../workloads/ring.h"
 
 #define BENCH_MAX_RUNS		50
 #define BENCH_MAX_PARAMS	24
@@ -86,7 +86,8 @@ double stat_max(const double *v, int n);
 double stat_pct(double *v, int n, double p);
 
 void bench_print_table(const struct bench_scn *s, FILE *f);
-void bench_print_json(const struct bench_scn *s, FILE *f);
+/* one scenario: an element of the current array of j */
+void bench_print_json(const struct bench_scn *s, struct json *j);
 void bench_free(struct bench_scn *s);
 
 /* --- bench.c: helpers for the scenarios ---------------------------------- */

@@ -245,90 +245,77 @@ void bench_print_table(const struct bench_scn *s, FILE *f)
 	fputc('\n', f);
 }
 
-static void json_num(FILE *f, double v)
-{
-	if (isnan(v) || isinf(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.10g", v);
-}
-
 /* a metric's or target's x: a size, or null when it has none (x < 0) */
-static void json_x(FILE *f, double x)
+static void json_x(struct json *j, double x)
 {
-	fputs(", \"x\": ", f);
 	if (x >= 0)
-		json_num(f, x);
+		json_double(j, "x", x);
 	else
-		fputs("null", f);
+		json_null(j, "x");
 }
 
-void bench_print_json(const struct bench_scn *s, FILE *f)
+void bench_print_json(const struct bench_scn *s, struct json *j)
 {
-	int i, j;
+	int i, k;
 
-	fprintf(f, "{\"scenario\": ");
-	json_str(f, s->name);
-	fprintf(f, ", \"title\": ");
-	json_str(f, s->title);
-	fprintf(f, ", \"runs\": %d, \"count\": %lld, \"failed_checks\": %d,\n   \"params\": {",
-		s->runs, s->count, s->failed);
-	for (i = 0; i < s->nparams; i++) {
-		fprintf(f, "%s", i ? ", " : "");
-		json_str(f, s->params[i].key);
-		fputs(": ", f);
-		json_str(f, s->params[i].val);
-	}
-	fprintf(f, "},\n   \"notes\": ");
-	json_str(f, s->notes);
-	fprintf(f, ",\n   \"metrics\": [");
+	json_obj(j, NULL);
+	json_str(j, "scenario", s->name);
+	json_str(j, "title", s->title);
+	json_int(j, "runs", s->runs);
+	json_int(j, "count", s->count);
+	json_int(j, "failed_checks", s->failed);
+	json_break(j, "\n   ");
+	json_obj(j, "params");
+	for (i = 0; i < s->nparams; i++)
+		json_str(j, s->params[i].key, s->params[i].val);
+	json_end(j, NULL);
+	json_break(j, "\n   ");
+	json_str(j, "notes", s->notes);
+	json_break(j, "\n   ");
+	json_arr(j, "metrics");
 	for (i = 0; i < s->nmetrics; i++) {
 		const struct bench_metric *m = &s->m[i];
 
-		fprintf(f, "%s\n    {\"mode\": ", i ? "," : "");
-		json_str(f, m->mode);
-		fputs(", \"label\": ", f);
-		json_str(f, m->label);
-		fputs(", \"metric\": ", f);
-		json_str(f, m->what);
-		fputs(", \"unit\": ", f);
-		json_str(f, m->unit);
-		json_x(f, m->x);
-		fputs(", \"median\": ", f);
-		json_num(f, stat_median(m->v, m->n));
-		fputs(", \"min\": ", f);
-		json_num(f, stat_min(m->v, m->n));
-		fputs(", \"max\": ", f);
-		json_num(f, stat_max(m->v, m->n));
-		fputs(", \"runs\": [", f);
-		for (j = 0; j < m->n; j++) {
-			fputs(j ? ", " : "", f);
-			json_num(f, m->v[j]);
-		}
-		fputs("]}", f);
+		json_break(j, "\n    ");
+		json_obj(j, NULL);
+		json_str(j, "mode", m->mode);
+		json_str(j, "label", m->label);
+		json_str(j, "metric", m->what);
+		json_str(j, "unit", m->unit);
+		json_x(j, m->x);
+		json_double(j, "median", stat_median(m->v, m->n));
+		json_double(j, "min", stat_min(m->v, m->n));
+		json_double(j, "max", stat_max(m->v, m->n));
+		json_arr(j, "runs");
+		for (k = 0; k < m->n; k++)
+			json_double(j, NULL, m->v[k]);
+		json_end(j, NULL);
+		json_end(j, NULL);
 	}
-	fprintf(f, "\n   ],\n   \"targets\": [");
+	json_end(j, "\n   ");
+	json_break(j, "\n   ");
+	json_arr(j, "targets");
 	for (i = 0; i < s->ntargets; i++) {
 		const struct bench_target *t = &s->targets[i];
 
-		fprintf(f, "%s\n    {\"target\": ", i ? "," : "");
-		json_str(f, t->text);
-		fputs(", \"mode\": ", f);
-		json_str(f, t->mode);
-		fputs(", \"metric\": ", f);
-		json_str(f, t->what);
-		json_x(f, t->x);
-		fputs(t->op == '<' ? ", \"at_most\": " : ", \"at_least\": ", f);
-		json_num(f, t->bound);
-		fputs(", \"median\": ", f);
-		if (t->have)
-			json_num(f, t->median);
-		else
-			fputs("null", f);
-		fprintf(f, ", \"met\": %s}", !t->have ? "null" :
-			t->met ? "true" : "false");
+		json_break(j, "\n    ");
+		json_obj(j, NULL);
+		json_str(j, "target", t->text);
+		json_str(j, "mode", t->mode);
+		json_str(j, "metric", t->what);
+		json_x(j, t->x);
+		json_double(j, t->op == '<' ? "at_most" : "at_least", t->bound);
+		if (t->have) {
+			json_double(j, "median", t->median);
+			json_bool(j, "met", t->met);
+		} else {
+			json_null(j, "median");
+			json_null(j, "met");
+		}
+		json_end(j, NULL);
 	}
-	fputs("\n   ]}", f);
+	json_end(j, "\n   ");
+	json_end(j, NULL);
 }
 
 void bench_free(struct bench_scn *s)

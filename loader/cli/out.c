@@ -1,30 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* out.c - error and JSON printing shared by the subcommands */
+/* out.c - errors, numbers and --json parsing shared by the subcommands */
 #include <argp.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-
-void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 int report_error(const char *cmd, const struct iouring_bpf_error *err)
 {

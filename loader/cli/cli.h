@@ -5,8 +5,8 @@
 
 #include <argp.h>
 #include <stdio.h>
-#include "lib/iouring-bpf.h"
-#include "catalog.h"
+#include "iouring-bpf.h"
+#include "json.h"
 
 /* exit codes: enum iouring_bpf_status (lib/iouring-bpf.h) */
 #define EXIT_OK		IOURING_BPF_OK
@@ -28,7 +28,6 @@ int cmd_show(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
 /* out.c */
-void json_str(FILE *f, const char *s);
 /* argp for a subcommand whose only option is --json: returns it */
 int cli_parse_json_only(int argc, char **argv, const char *cmd,
 			const char *doc);
@@ -54,9 +53,6 @@ error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
 /* before load: every --set, then --id; -1 with err filled */
 int prog_args_apply(const struct prog_args *pa, struct iouring_bpf *h,
 		    struct iouring_bpf_error *err);
-/* 1 with err filled (iouring_bpf_load's "kernel lacks ..." message) if the
- * running kernel has no struct_ops type for h's kind, else 0 */
-int prog_kernel_lacks(struct iouring_bpf *h, struct iouring_bpf_error *err);
 /* --ring PID:FD: 0, or -1 and a message naming the bad part */
 int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
 		   long long *fd);

@@ -30,8 +30,8 @@ static int ours(const char *type)
 int cmd_show(int argc, char **argv)
 {
 	struct link_desc *all = NULL, *pins = NULL;
-	int json;
-	int nall = 0, npins = 0, i, j, shown = 0, ret;
+	int nall = 0, npins = 0, i, j, shown = 0, ret, json;
+	struct json w;
 
 	json = cli_parse_json_only(argc, argv, "show",
 	"Show the io_uring BPF programs attached now: every struct_ops link of "
@@ -56,11 +56,14 @@ int cmd_show(int argc, char **argv)
 		}
 	}
 
-	if (json)
-		printf("{\"links\": [");
-	else
+	json_start(&w, stdout);
+	if (json) {
+		json_obj(&w, NULL);
+		json_arr(&w, "links");
+	} else {
 		printf("%-24s %6s %6s %-16s %-16s %-12s %s\n", "NAME", "LINK",
 		       "MAP", "MAP-NAME", "TYPE", "BINDING", "OP-ID");
+	}
 	for (i = 0; i < nall + npins; i++) {
 		struct link_desc *d = i < nall ? &all[i] : &pins[i - nall];
 
@@ -69,22 +72,21 @@ int cmd_show(int argc, char **argv)
 		if (i < nall && !ours(d->type))
 			continue;
 		if (json) {
-			printf("%s\n  {\"name\": ", shown ? "," : "");
-			json_str(stdout, d->pin[0] ? d->pin : NULL);
-			printf(", \"pinned\": %s, \"link_id\": %u, \"map_id\": %u, \"map_name\": ",
-			       d->pin[0] ? "true" : "false", d->link_id,
-			       d->map_id);
-			json_str(stdout, d->map_name);
-			printf(", \"type\": ");
-			json_str(stdout, d->type);
+			json_break(&w, "\n  ");
+			json_obj(&w, NULL);
+			json_str(&w, "name", d->pin[0] ? d->pin : NULL);
+			json_bool(&w, "pinned", d->pin[0]);
+			json_int(&w, "link_id", d->link_id);
+			json_int(&w, "map_id", d->map_id);
+			json_str(&w, "map_name", d->map_name);
+			json_str(&w, "type", d->type);
 			if (d->op_id >= 0)
-				printf(", \"op_id\": %d", d->op_id);
+				json_int(&w, "op_id", d->op_id);
 			if (binding_of(d->type))
-				printf(", \"binding\": \"%s\"",
-				       binding_of(d->type));
+				json_str(&w, "binding", binding_of(d->type));
 			if (i < nall)
-				print_prog_state(d, 1);
-			printf("}");
+				print_prog_state(d, &w);
+			json_end(&w, NULL);
 		} else {
 			char opid[16] = "-";
 
@@ -96,14 +98,17 @@ int cmd_show(int argc, char **argv)
 			       binding_of(d->type) ? binding_of(d->type) : "-",
 			       opid);
 			if (i < nall)
-				print_prog_state(d, 0);
+				print_prog_state(d, NULL);
 		}
 		shown++;
 	}
-	if (json)
-		printf("\n]}\n");
-	else if (!shown)
+	if (json) {
+		json_end(&w, "\n");
+		json_end(&w, NULL);
+		putchar('\n');
+	} else if (!shown) {
 		printf("(nothing attached)\n");
+	}
 	free(all);
 	free(pins);
 	return EXIT_OK;

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * progargs.c - what `load` and `run` both do to a program before loading
- * it: take --set KEY=VALUE and --id N from the command line, apply them to
- * the opened object, and say "this kernel lacks it" before anything else
- * is attempted; and the --ring PID:FD parser. Each command keeps its own
+ * it: take --set KEY=VALUE and --id N from the command line and apply them
+ * to the opened object; and the --ring PID:FD parser. Each command keeps its own
  * argp grammar and help texts and decides where in its sequence these
  * steps come.
  */
@@ -60,15 +59,4 @@ int prog_args_apply(const struct prog_args *pa, struct iouring_bpf *h,
 	if (pa->have_id && iouring_bpf_set_op_id(h, pa->id, err))
 		return -1;
 	return 0;
-}
-
-int prog_kernel_lacks(struct iouring_bpf *h, struct iouring_bpf_error *err)
-{
-	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP ?
-	    iouring_bpf_kernel_has_type("uring_bpf_ops") > 0 :
-	    iouring_bpf_loop_binding(h) != IOURING_BPF_LOOP_NONE)
-		return 0;
-	/* fails in its kernel check, before libbpf loads anything */
-	iouring_bpf_load(h, err);
-	return 1;
 }

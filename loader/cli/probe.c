@@ -19,7 +19,7 @@
 #include <linux/capability.h>
 #include <bpf/btf.h>
 #include "cli.h"
-#include "ring.h"
+#include "../workloads/ring.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON	38
@@ -221,6 +221,7 @@ int cmd_probe(int argc, char **argv)
 	int json;
 	struct probe p = { 0 };
 	struct utsname u;
+	struct json j;
 	int op, loop, priv, status, i;
 
 	json = cli_parse_json_only(argc, argv, "probe",
@@ -240,30 +241,29 @@ int cmd_probe(int argc, char **argv)
 	status = !op || !loop ? EXIT_NOFEATURE : !priv ? EXIT_PERM : EXIT_OK;
 
 	if (json) {
-		printf("{\"kernel\": ");
-		json_str(stdout, u.release);
-		printf(", \"op_bpf\": %s, \"loop_hook\": %s, \"loop_api\": \"%s\", \"privileged\": %s, \"status\": %d, \"items\": [",
-		       op ? "true" : "false", loop ? "true" : "false",
-		       iouring_bpf_loop_api_key(loop ? p.api :
-						IOURING_BPF_LOOP_NONE),
-		       priv ? "true" : "false", status);
+		json_start(&j, stdout);
+		json_obj(&j, NULL);
+		json_str(&j, "kernel", u.release);
+		json_bool(&j, "op_bpf", op);
+		json_bool(&j, "loop_hook", loop);
+		json_str(&j, "loop_api", iouring_bpf_loop_api_key(loop ? p.api :
+							IOURING_BPF_LOOP_NONE));
+		json_bool(&j, "privileged", priv);
+		json_int(&j, "status", status);
+		json_arr(&j, "items");
 		for (i = 0; i < p.n; i++) {
-			struct item *it = &p.items[i];
-
-			printf("%s\n  {\"name\": ", i ? "," : "");
-			json_str(stdout, it->name);
-			printf(", \"ok\": %s, \"info\": %s, \"detail\": ",
-			       it->ok ? "true" : "false",
-			       it->group == G_INFO ? "true" : "false");
-			json_str(stdout, it->detail);
-			printf(", \"fix\": ");
-			if (it->fix)
-				json_str(stdout, it->fix);
-			else
-				printf("null");
-			printf("}");
+			json_break(&j, "\n  ");
+			json_obj(&j, NULL);
+			json_str(&j, "name", p.items[i].name);
+			json_bool(&j, "ok", p.items[i].ok);
+			json_bool(&j, "info", p.items[i].group == G_INFO);
+			json_str(&j, "detail", p.items[i].detail);
+			json_str(&j, "fix", p.items[i].fix);
+			json_end(&j, NULL);
 		}
-		printf("\n]}\n");
+		json_end(&j, "\n");
+		json_end(&j, NULL);
+		putchar('\n');
 		return status;
 	}
 

@@ -1,19 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * run.c - `iouring-bpf run PROG`: make a suitable ring, load and attach the
- * program, drive its built-in workload (run_op.c / run_loop.c), check the
+ * program, drive its workload (loader/workloads/), check the
  * results, print them, detach. Self-contained: nothing stays behind.
  */
 #include <argp.h>
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include "run.h"
-#include "../progs/iou_exit_info.h"
+#include "cli.h"
+#include "../workloads/workload.h"
+#include "../../progs/iou_exit_info.h"
 
 struct run_args {
 	const char	*prog;
@@ -70,126 +69,6 @@ static const struct argp argp = {
 	NULL, NULL, NULL,
 };
 
-long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-void rc_out(struct run_ctx *rc, const char *key, const char *fmt, ...)
-{
-	va_list ap;
-	char val[256];
-
-	va_start(ap, fmt);
-	vsnprintf(val, sizeof(val), fmt, ap);
-	va_end(ap);
-	if (!rc->json) {
-		printf("  %-22s %s\n", key, val);
-		return;
-	}
-	if (rc->nout == RUN_MAX_OUT)
-		return;
-	snprintf(rc->out[rc->nout].key, sizeof(rc->out[0].key), "%s", key);
-	snprintf(rc->out[rc->nout].val, sizeof(rc->out[0].val), "%s", val);
-	rc->out[rc->nout].is_num = 0;
-	rc->nout++;
-}
-
-void rc_num(struct run_ctx *rc, const char *key, long long v)
-{
-	rc_out(rc, key, "%lld", v);
-	if (rc->json && rc->nout)
-		rc->out[rc->nout - 1].is_num = 1;
-}
-
-int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cond)
-		return 1;
-	rc->failed++;
-	fprintf(stderr, "FAIL: %s: ", rc->prog->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 0;
-}
-
-long long rc_var(struct run_ctx *rc, const char *name)
-{
-	long long v;
-
-	if (iouring_bpf_var_int(rc->h, name, &v)) {
-		fprintf(stderr, "iouring-bpf run: %s has no global '%s' (catalogue and program out of step)\n",
-			rc->prog->name, name);
-		exit(EXIT_FAIL);
-	}
-	return v;
-}
-
-void rc_vars(struct run_ctx *rc, ...)
-{
-	const char *name;
-	va_list ap;
-
-	va_start(ap, rc);
-	while ((name = va_arg(ap, const char *)))
-		rc_num(rc, name, rc_var(rc, name));
-	va_end(ap);
-}
-
-int rc_check_var(struct run_ctx *rc, const char *name, long long want)
-{
-	long long v = rc_var(rc, name);
-
-	return rc_check(rc, v == want, "%s %lld, want %lld", name, v, want);
-}
-
-long long rc_count(struct run_ctx *rc, long long def)
-{
-	return rc->count >= 0 ? rc->count : def;
-}
-
-int rc_set(struct run_ctx *rc, const char *name, long long v)
-{
-	struct iouring_bpf_error err;
-
-	if (iouring_bpf_set_var(rc->h, name, v, &err)) {
-		fprintf(stderr, "iouring-bpf run: %s\n", err.msg);
-		return -1;
-	}
-	return 0;
-}
-
-__u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags)
-{
-	return iou_bpf_op_flags(iouring_bpf_op_id(rc->h), buf1, buf2, flags);
-}
-
-int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n)
-{
-	struct io_uring_cqe c;
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		ret = ring_wait_cqe(&rc->ring, &c);
-		if (ret) {
-			fprintf(stderr, "iouring-bpf run: io_uring_enter: %s\n",
-				strerror(-ret));
-			return ret;
-		}
-		if (cqes)
-			cqes[i] = c;
-	}
-	return 0;
-}
-
 static void print_exit_info(struct run_ctx *rc)
 {
 	static const char *const kinds[] = { "none", "done", "error" };
@@ -233,42 +112,38 @@ static void print_binding(struct run_ctx *rc)
 {
 	enum iouring_bpf_loop_api api = iouring_bpf_loop_binding(rc->h);
 
-	if (rc->prog->kind != IOU_KIND_LOOP)
+	if (iouring_bpf_kind(rc->h) != IOURING_BPF_KIND_LOOP)
 		return;
 	rc_out(rc, "binding", "%s", iouring_bpf_loop_api_key(api));
 	if (rc->mainline && rc->prog->mainline_note)
 		rc_out(rc, "on_mainline", "%s", rc->prog->mainline_note);
 }
 
-static int make_ring(struct run_ctx *rc)
+static int make_ring(struct run_ctx *rc, struct iouring_bpf_error *err)
 {
-	unsigned int flags;
-	int ret;
+	struct io_uring_params p = { .cq_entries = 256 };
+	int fd, ret;
 
-	if (rc->prog->kind == IOU_KIND_OP)
-		flags = IORING_SETUP_BPF;
-	else
-		flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
-			IORING_SETUP_NO_SQARRAY;
-	ret = ring_init(&rc->ring, 64, 256, flags);
-	if (!ret)
-		return 0;
-	if (ret == -EINVAL && rc->prog->kind == IOU_KIND_OP) {
-		fprintf(stderr, "iouring-bpf run: this kernel does not accept IORING_SETUP_BPF: it lacks IORING_OP_BPF; boot the project's kernel (iouring-bpf probe)\n");
-		return EXIT_NOFEATURE;
-	}
-	fprintf(stderr, "iouring-bpf run: cannot create the ring: %s\n",
-		strerror(-ret));
-	return ret == -EPERM ? EXIT_PERM : EXIT_FAIL;
+	fd = iouring_bpf_ring_setup(iouring_bpf_kind(rc->h), 64, &p, err);
+	if (fd < 0)
+		return fd;
+	ret = ring_init_fd(&rc->ring, fd, &p);
+	if (ret)
+		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, ret,
+					  "cannot map the ring: %s",
+					  strerror(-ret));
+	return 0;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .count = -1, .depth = -1 };
 	struct iouring_bpf_error err;
+	const struct workload *w;
 	struct run_ctx *rc;
+	struct json j;
 	long long t0;
-	int i, ret;
+	int i, ret, loop;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	rc = calloc(1, sizeof(*rc));
@@ -278,63 +153,55 @@ int cmd_run(int argc, char **argv)
 	rc->count = a.count;
 	rc->depth = a.depth;
 	rc->json = a.json;
-	rc->prog = catalog_find(a.prog);
+	rc->prog = iouring_bpf_prog_find(a.prog);
 	if (!rc->prog) {
 		fprintf(stderr, "iouring-bpf run: no built-in program '%s' (see `iouring-bpf list`; for your own .bpf.o use `iouring-bpf load`)\n",
 			a.prog);
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (!rc->prog->workload) {
+	w = &workloads[rc->prog->id];
+	if (!w->run) {
 		fprintf(stderr, "iouring-bpf run: %s has no workload\n", a.prog);
 		ret = EXIT_FAIL;
 		goto out;
 	}
-	if (a.depth >= 0 && !rc->prog->depth_param) {
+	if (a.depth >= 0 && !w->depth) {
 		fprintf(stderr, "iouring-bpf run: %s has no queue depth: --depth does not apply\n",
 			a.prog);
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (a.pa.have_id && rc->prog->kind != IOU_KIND_OP) {
+
+	rc->h = iouring_bpf_open_prog(rc->prog, &err);
+	if (!rc->h) {
+		ret = report_error("run", &err);
+		goto out;
+	}
+	loop = iouring_bpf_kind(rc->h) == IOURING_BPF_KIND_LOOP;
+	if (a.pa.have_id && loop) {
 		fprintf(stderr, "iouring-bpf run: %s is a loop program: --id is for IORING_OP_BPF ops\n",
 			a.prog);
 		ret = EXIT_USAGE;
-		goto out;
-	}
-
-	rc->h = iouring_bpf_open(a.prog, &err);
-	if (!rc->h) {
-		ret = report_error("run", &err);
 		goto out;
 	}
 	if (prog_args_apply(&a.pa, rc->h, &err)) {
 		ret = report_error("run", &err);
 		goto out;
 	}
-	/* after --set: --count and --depth win over a --set of the same
-	 * parameter */
-	if ((rc->prog->count_param && a.count >= 0 &&
-	     rc_set(rc, rc->prog->count_param, a.count)) ||
-	    (rc->prog->depth_param && a.depth >= 0 &&
-	     rc_set(rc, rc->prog->depth_param, a.depth))) {
+	/* after --set: --count and --depth win over a --set of the same */
+	if (w->args && w->args(rc)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	/* the plain "kernel lacks it" message before anything else */
-	if (prog_kernel_lacks(rc->h, &err)) {
+	if (iouring_bpf_check_kernel(rc->h, &err) || make_ring(rc, &err) ||
+	    (loop && iouring_bpf_set_ring(rc->h, rc->ring.fd, &rc->ring.p,
+					  &err))) {
 		ret = report_error("run", &err);
 		goto out;
 	}
-	ret = make_ring(rc);
-	if (ret)
-		goto out;
-	if (rc->prog->kind == IOU_KIND_LOOP &&
-	    iouring_bpf_set_ring(rc->h, rc->ring.fd, &rc->ring.p, &err)) {
-		ret = report_error("run", &err);
-		goto out;
-	}
-	if (rc->prog->setup && rc->prog->setup(rc)) {
+	if (w->setup && w->setup(rc)) {
 		ret = EXIT_FAIL;
 		goto out;
 	}
@@ -344,12 +211,13 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
-	rc->mainline = rc->prog->kind == IOU_KIND_LOOP &&
+	rc->mainline = loop &&
 		       iouring_bpf_loop_binding(rc->h) != IOURING_BPF_LOOP_V3;
 	if (!rc->json) {
 		printf("run %s (%s, struct %s", rc->prog->name,
-		       iou_kind_name(rc->prog->kind), iouring_bpf_ops_type(rc->h));
-		if (rc->prog->kind == IOU_KIND_OP)
+		       iouring_bpf_kind_name(iouring_bpf_kind(rc->h)),
+		       iouring_bpf_ops_type(rc->h));
+		if (!loop)
 			printf(", op id %d", iouring_bpf_op_id(rc->h));
 		else
 			printf(", binding %s",
@@ -360,7 +228,7 @@ int cmd_run(int argc, char **argv)
 	if (rc->mainline)
 		watchdog_arm();
 	t0 = now_ns();
-	ret = rc->prog->workload(rc);
+	ret = w->run(rc);
 	rc_num(rc, "elapsed_us", (now_ns() - t0) / 1000);
 	if (rc->mainline) {
 		alarm(0);
@@ -374,22 +242,19 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_FAIL;
 
 	if (rc->json) {
-		printf("{\"program\": ");
-		json_str(stdout, rc->prog->name);
-		printf(", \"struct_ops\": ");
-		json_str(stdout, iouring_bpf_ops_type(rc->h));
-		printf(", \"ok\": %s, \"failed_checks\": %d, \"results\": {",
-		       ret ? "false" : "true", rc->failed);
-		for (i = 0; i < rc->nout; i++) {
-			printf("%s", i ? ", " : "");
-			json_str(stdout, rc->out[i].key);
-			printf(": ");
-			if (rc->out[i].is_num)
-				printf("%s", rc->out[i].val);
-			else
-				json_str(stdout, rc->out[i].val);
-		}
-		printf("}}\n");
+		json_start(&j, stdout);
+		json_obj(&j, NULL);
+		json_str(&j, "program", rc->prog->name);
+		json_str(&j, "struct_ops", iouring_bpf_ops_type(rc->h));
+		json_bool(&j, "ok", !ret);
+		json_int(&j, "failed_checks", rc->failed);
+		json_obj(&j, "results");
+		for (i = 0; i < rc->nout; i++)
+			(rc->out[i].is_num ? json_num_text : json_str)(&j,
+				rc->out[i].key, rc->out[i].val);
+		json_end(&j, NULL);
+		json_end(&j, NULL);
+		putchar('\n');
 	} else {
 		printf("%s: %s\n", rc->prog->name, ret ? "FAILED" :
 		       "ok, all checks passed");

@@ -397,41 +397,39 @@ static void print_env(const struct bench_env *e, FILE *f, int runs)
 		e->started);
 }
 
-static void json_env(const struct bench_env *e, FILE *f, int argc,
+/* the document's head, up to the opening of "scenarios" */
+static void json_env(const struct bench_env *e, struct json *j, int argc,
 		     char **argv, int runs)
 {
-	fprintf(f, "{\"tool\": \"iouring-bpf bench\", \"command\": ");
-	{
-		char cmd[1024];
-		size_t off = 0;
+	char cmd[1024];
+	size_t off = 0;
 
-		cmd[0] = '\0';
-		for (int i = 0; i < argc; i++)
-			off += snprintf(cmd + off, off < sizeof(cmd) ? sizeof(cmd) - off : 0,
-					"%s%s", i ? " " : "", argv[i]);
-		json_str(f, cmd);
-	}
-	fprintf(f, ",\n \"kernel\": ");
-	json_str(f, e->u.release);
-	fprintf(f, ", \"kernel_version\": ");
-	json_str(f, e->u.version);
-	fprintf(f, ", \"machine\": ");
-	json_str(f, e->u.machine);
-	fprintf(f, ",\n \"cpus\": %ld, \"cpu_model\": ", e->cpus);
-	json_str(f, e->cpu_model);
-	fprintf(f, ", \"cpu_copy_flags\": ");
-	json_str(f, e->cpu_copy_flags);
-	fprintf(f, ", \"clocksource\": ");
-	json_str(f, e->clocksource);
-	fprintf(f, ",\n \"in_vm\": %s, \"timing\": ", e->in_vm ? "true" : "false");
-	json_str(f, e->timing);
-	fprintf(f, ", \"qemu\": ");
-	json_str(f, e->qemu);
-	fprintf(f, ", \"invoked_by\": ");
-	json_str(f, e->invoked);
-	fprintf(f, ",\n \"runs\": %d, \"started\": ", runs);
-	json_str(f, e->started);
-	fprintf(f, ",\n \"scenarios\": [\n");
+	cmd[0] = '\0';
+	for (int i = 0; i < argc; i++)
+		off += snprintf(cmd + off, off < sizeof(cmd) ? sizeof(cmd) - off : 0,
+				"%s%s", i ? " " : "", argv[i]);
+	json_obj(j, NULL);
+	json_str(j, "tool", "iouring-bpf bench");
+	json_str(j, "command", cmd);
+	json_break(j, "\n ");
+	json_str(j, "kernel", e->u.release);
+	json_str(j, "kernel_version", e->u.version);
+	json_str(j, "machine", e->u.machine);
+	json_break(j, "\n ");
+	json_int(j, "cpus", e->cpus);
+	json_str(j, "cpu_model", e->cpu_model);
+	json_str(j, "cpu_copy_flags", e->cpu_copy_flags);
+	json_str(j, "clocksource", e->clocksource);
+	json_break(j, "\n ");
+	json_bool(j, "in_vm", e->in_vm);
+	json_str(j, "timing", e->timing);
+	json_str(j, "qemu", e->qemu);
+	json_str(j, "invoked_by", e->invoked);
+	json_break(j, "\n ");
+	json_int(j, "runs", runs);
+	json_str(j, "started", e->started);
+	json_break(j, "\n ");
+	json_arr(j, "scenarios");
 }
 
 /* --- the command -------------------------------------------------------- */
@@ -478,7 +476,8 @@ int cmd_bench(int argc, char **argv)
 	struct bench_args a = { .runs = 5 };
 	struct bench_env env;
 	FILE *jf = NULL, *tf;
-	int first, last, idx, ret = 0, failed = 0, nj = 0;
+	struct json j;
+	int first, last, idx, ret = 0, failed = 0;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	if (!strcmp(a.scenario, "all")) {
@@ -540,8 +539,10 @@ int cmd_bench(int argc, char **argv)
 	tf = jf == stdout ? stderr : stdout;
 	print_env(&env, tf, a.runs);
 	fflush(tf);
-	if (jf)
-		json_env(&env, jf, argc, argv, a.runs);
+	if (jf) {
+		json_start(&j, jf);
+		json_env(&env, &j, argc, argv, a.runs);
+	}
 
 	for (idx = first; idx <= last; idx++) {
 		struct bench_scn s = {
@@ -564,8 +565,8 @@ int cmd_bench(int argc, char **argv)
 			bench_print_table(&s, tf);
 			fflush(tf);
 			if (jf) {
-				fputs(nj++ ? ",\n  " : "  ", jf);
-				bench_print_json(&s, jf);
+				json_break(&j, "\n  ");
+				bench_print_json(&s, &j);
 			}
 		}
 		failed += s.failed;
@@ -574,7 +575,9 @@ int cmd_bench(int argc, char **argv)
 			break;
 	}
 	if (jf) {
-		fputs("\n ]}\n", jf);
+		json_end(&j, "\n ");
+		json_end(&j, NULL);
+		fputc('\n', jf);
 		if (jf != stdout && fclose(jf)) {
 			fprintf(stderr, "iouring-bpf bench: writing %s: %s\n",
 				a.json, strerror(errno));

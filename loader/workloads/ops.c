@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run_op.c - the workloads `run` drives for the IORING_OP_BPF programs
+ * ops.c - the workloads `run` drives for the IORING_OP_BPF programs
  * (nop, memcpy, errinject, chain). Each submits requests with opcode 65 and
  * the program's op id, reaps every CQE, and checks results and counters
  * exactly.
@@ -10,7 +10,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <bpf/libbpf.h>
-#include "run.h"
+#include "workload.h"
+#include "../../progs/iou_exit_info.h"	/* the skeletons refer to it */
+#include "nop.skel.h"
+#include "memcpy.skel.h"
+#include "errinject.skel.h"
+#include "chain.skel.h"
 
 #define BATCH		32
 
@@ -19,7 +24,10 @@ int run_nop(struct run_ctx *rc)
 {
 	long long n = rc_count(rc, 1000), done, bad = 0, t_bpf, t_nop;
 	struct io_uring_cqe cqes[BATCH];
+	struct iou_nop s;
 	unsigned int i, k;
+
+	RC_VIEW(rc, &s, bss);
 
 	for (int pass = 0; pass < 2; pass++) {
 		long long t0 = now_ns();
@@ -51,16 +59,17 @@ int run_nop(struct run_ctx *rc)
 	}
 	rc_num(rc, "requests", n);
 	rc_num(rc, "bad_res", bad);
-	rc_vars(rc, "nr_prep", "nr_issue", NULL);
+	RC_NUM(rc, s.bss, nr_prep);
+	RC_NUM(rc, s.bss, nr_issue);
 	if (n) {
 		rc_out(rc, "ns_per_bpf_nop", "%lld", t_bpf / n);
 		rc_out(rc, "ns_per_iouring_nop", "%lld", t_nop / n);
 	}
 	rc_check(rc, !bad, "%lld requests completed with res != 0", bad);
-	rc_check(rc, rc_var(rc, "nr_prep") == n, "prep_fn ran %lld times, want %lld",
-		 rc_var(rc, "nr_prep"), n);
-	rc_check(rc, rc_var(rc, "nr_issue") == n, "issue_fn ran %lld times, want %lld",
-		 rc_var(rc, "nr_issue"), n);
+	rc_check(rc, s.bss->nr_prep == (__u64)n, "prep_fn ran %lld times, want %lld",
+		 (long long)s.bss->nr_prep, n);
+	rc_check(rc, s.bss->nr_issue == (__u64)n, "issue_fn ran %lld times, want %lld",
+		 (long long)s.bss->nr_issue, n);
 	return 0;
 }
 
@@ -81,13 +90,16 @@ static void fill_random(unsigned char *p, size_t n, unsigned int *seed)
 int run_memcpy(struct run_ctx *rc)
 {
 	long long n = rc_count(rc, 64), bytes = 0, bad = 0;
-	long long reverse = rc_var(rc, "reverse"), max_len = rc_var(rc, "max_len");
+	struct iou_memcpy s = { 0 };
+	long long reverse = RC_VIEW(rc, &s, rodata)->reverse;
+	long long max_len = s.rodata->max_len;
 	unsigned char *fixed, *b1, *b2, *expect, *src, *dst;
 	struct io_uring_cqe cqe;
 	unsigned int seed = 1;
 	struct iovec iov;
 	int ret;
 
+	RC_VIEW(rc, &s, bss);
 	fixed = malloc(MAXSZ);
 	b1 = malloc(MAXSZ);
 	b2 = malloc(MAXSZ);
@@ -161,11 +173,12 @@ int run_memcpy(struct run_ctx *rc)
 
 	rc_num(rc, "requests", n);
 	rc_num(rc, "bytes_checked", bytes);
-	rc_vars(rc, "nr_copies", "nr_bytes", NULL);
+	RC_NUM(rc, s.bss, nr_copies);
+	RC_NUM(rc, s.bss, nr_bytes);
 	rc_check(rc, !bad, "%lld requests wrong", bad);
 	if (!bad)
-		rc_check_var(rc, "nr_copies", n);
-	rc_check_var(rc, "nr_bytes", bytes);
+		RC_CHECK_EQ(rc, s.bss, nr_copies, n);
+	RC_CHECK_EQ(rc, s.bss, nr_bytes, bytes);
 out:
 	free(fixed);
 	free(b1);
@@ -181,13 +194,15 @@ enum { MODE_ALWAYS, MODE_NTH, MODE_PROB, MODE_UD };
 int run_errinject(struct run_ctx *rc)
 {
 	long long n = rc_count(rc, 100), failed = 0, want_failed = -1;
-	long long mode = rc_var(rc, "mode"), nth = rc_var(rc, "nth");
-	long long prob = rc_var(rc, "prob_pct"), err = rc_var(rc, "err");
+	struct iou_errinject s = { 0 };
+	long long mode = RC_VIEW(rc, &s, rodata)->mode, nth = s.rodata->nth;
+	long long prob = s.rodata->prob_pct, err = s.rodata->err;
 	long long submitted = 0, bad = 0;
 	struct bpf_map *fail_ud;
 	struct io_uring_cqe cqe[2];
 	__u32 special = 28;	/* ENOSPC for one chosen user_data */
 
+	RC_VIEW(rc, &s, bss);
 	fail_ud = bpf_object__find_map_by_name(iouring_bpf_object(rc->h),
 					       "fail_ud");
 	if (mode == MODE_UD) {
@@ -265,7 +280,8 @@ int run_errinject(struct run_ctx *rc)
 
 	rc_num(rc, "requests", submitted);
 	rc_num(rc, "failed", failed);
-	rc_vars(rc, "nr_injected", "nr_passed", NULL);
+	RC_NUM(rc, s.bss, nr_injected);
+	RC_NUM(rc, s.bss, nr_passed);
 	rc_check(rc, !bad, "%lld requests had the wrong result", bad);
 	if (want_failed >= 0)
 		rc_check(rc, failed == want_failed, "%lld failed, want %lld",
@@ -278,10 +294,10 @@ int run_errinject(struct run_ctx *rc)
 		rc_check(rc, failed >= mean - 6 * sd - 1 && failed <= mean + 6 * sd + 1,
 			 "%lld of %lld failed with prob_pct=%lld", failed, n, prob);
 	}
-	rc_check_var(rc, "nr_injected", failed);
-	rc_check(rc, rc_var(rc, "nr_injected") + rc_var(rc, "nr_passed") == submitted,
+	RC_CHECK_EQ(rc, s.bss, nr_injected, failed);
+	rc_check(rc, s.bss->nr_injected + s.bss->nr_passed == (__u64)submitted,
 		 "nr_injected + nr_passed = %lld, want %lld",
-		 rc_var(rc, "nr_injected") + rc_var(rc, "nr_passed"), submitted);
+		 (long long)(s.bss->nr_injected + s.bss->nr_passed), submitted);
 	return 0;
 }
 
@@ -312,7 +328,8 @@ static int one_chain(struct run_ctx *rc, __u32 key, unsigned char *a,
 int run_chain(struct run_ctx *rc)
 {
 	long long n = rc_count(rc, 32), bad = 0, m;
-	long long max_len = rc_var(rc, "max_len");
+	struct iou_chain s = { 0 };
+	long long max_len = RC_VIEW(rc, &s, rodata)->max_len;
 	unsigned char a[4096], b[4096];
 	struct io_uring_cqe c[3];
 	unsigned int seed = 7;
@@ -358,12 +375,15 @@ int run_chain(struct run_ctx *rc)
 
 	rc_num(rc, "chains", n);
 	rc_num(rc, "corrupted_chains", m);
-	rc_vars(rc, "nr_computed", "nr_verified", "nr_mismatch", "nr_missing",
-		NULL);
+	RC_VIEW(rc, &s, bss);
+	RC_NUM(rc, s.bss, nr_computed);
+	RC_NUM(rc, s.bss, nr_verified);
+	RC_NUM(rc, s.bss, nr_mismatch);
+	RC_NUM(rc, s.bss, nr_missing);
 	rc_check(rc, !bad, "%lld chains wrong", bad);
-	rc_check_var(rc, "nr_computed", n + m);
-	rc_check_var(rc, "nr_verified", n);
-	rc_check_var(rc, "nr_mismatch", m);
-	rc_check_var(rc, "nr_missing", 1);
+	RC_CHECK_EQ(rc, s.bss, nr_computed, n + m);
+	RC_CHECK_EQ(rc, s.bss, nr_verified, n);
+	RC_CHECK_EQ(rc, s.bss, nr_mismatch, m);
+	RC_CHECK_EQ(rc, s.bss, nr_missing, 1);
 	return 0;
 }

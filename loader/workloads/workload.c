@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * workload.c - the workloads of `iouring-bpf run`, one per built-in
+ * program (ops.c, loops.c), and what they share: result lines, checks,
+ * the program's globals.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "workload.h"
+
+/* indexed by the library's program id */
+const struct workload workloads[IOURING_BPF_NR_PROGS] = {
+	[IOURING_BPF_PROG_NOP] = { .run = run_nop },
+	[IOURING_BPF_PROG_MEMCPY] = { .run = run_memcpy },
+	[IOURING_BPF_PROG_ERRINJECT] = { .run = run_errinject },
+	[IOURING_BPF_PROG_CHAIN] = { .run = run_chain },
+	[IOURING_BPF_PROG_NOP_CHAIN] = { .args = args_nop_chain,
+		.run = run_nop_chain, .depth = 1 },
+	[IOURING_BPF_PROG_COPY] = { .setup = setup_copy, .run = run_copy },
+	[IOURING_BPF_PROG_BATCH_WAIT] = { .run = run_batch_wait },
+	[IOURING_BPF_PROG_HYBRID_POLL] = { .run = run_hybrid_poll },
+	[IOURING_BPF_PROG_CQ_STATS] = { .setup = setup_cq_stats,
+		.run = run_cq_stats },
+};
+
+long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void rc_out(struct run_ctx *rc, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char val[256];
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	if (!rc->json) {
+		printf("  %-22s %s\n", key, val);
+		return;
+	}
+	if (rc->nout == RUN_MAX_OUT)
+		return;
+	snprintf(rc->out[rc->nout].key, sizeof(rc->out[0].key), "%s", key);
+	snprintf(rc->out[rc->nout].val, sizeof(rc->out[0].val), "%s", val);
+	rc->out[rc->nout].is_num = 0;
+	rc->nout++;
+}
+
+void rc_num(struct run_ctx *rc, const char *key, long long v)
+{
+	rc_out(rc, key, "%lld", v);
+	if (rc->json && rc->nout)
+		rc->out[rc->nout - 1].is_num = 1;
+}
+
+int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cond)
+		return 1;
+	rc->failed++;
+	fprintf(stderr, "FAIL: %s: ", rc->prog->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 0;
+}
+
+void *rc_section(struct run_ctx *rc, const char *sec, size_t size,
+		 size_t align)
+{
+	size_t sz = 0;
+	void *p = iouring_bpf_section(rc->h, sec, &sz);
+
+	if (!p || (sz + align - 1) / align * align != size) {
+		fprintf(stderr, "iouring-bpf run: %s: its %s has %zu bytes, its skeleton %zu (rebuild: make -C loader)\n",
+			rc->prog->name, sec, sz, size);
+		exit(IOURING_BPF_FAIL);
+	}
+	return p;
+}
+
+int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size)
+{
+	fprintf(stderr, "iouring-bpf run: %s: %s=%lld does not fit its %zu-byte variable\n",
+		rc->prog->name, name, v, size);
+	return -1;
+}
+
+int rc_check_eq(struct run_ctx *rc, const char *name, long long v,
+		long long want)
+{
+	return rc_check(rc, v == want, "%s %lld, want %lld", name, v, want);
+}
+
+long long rc_count(struct run_ctx *rc, long long def)
+{
+	return rc->count >= 0 ? rc->count : def;
+}
+
+__u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags)
+{
+	return iouring_bpf_op_flags(rc->h, buf1, buf2, flags);
+}
+
+int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n)
+{
+	struct io_uring_cqe c;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = ring_wait_cqe(&rc->ring, &c);
+		if (ret) {
+			fprintf(stderr, "iouring-bpf run: io_uring_enter: %s\n",
+				strerror(-ret));
+			return ret;
+		}
+		if (cqes)
+			cqes[i] = c;
+	}
+	return 0;
+}
+

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workload.h - what `iouring-bpf run` gives a program's workload (ops.c,
+ * loops.c), and the workloads by program. Sits on the library's public
+ * header and the CLI's ring (ring.h) only.
+ */
+#ifndef __IOURING_BPF_WORKLOAD_H
+#define __IOURING_BPF_WORKLOAD_H
+
+#include <stdio.h>
+#include "iouring-bpf.h"
+#include "ring.h"
+
+#define RUN_MAX_OUT	64
+
+struct run_ctx {
+	const struct iouring_bpf_prog *prog;
+	struct iouring_bpf	*h;
+	struct ring		ring;
+	long long		count;		/* --count, or -1 */
+	long long		depth;		/* --depth, or -1 */
+	int			json;
+	int			mainline;	/* loop program on mainline's
+						 * hook: io_uring_enter() returns
+						 * 0, has no timeout */
+	int			failed;		/* checks that failed */
+	int			nout;
+	struct {
+		char	key[40];
+		char	val[256];
+		int	is_num;
+	} out[RUN_MAX_OUT];
+	void			*priv;		/* setup -> workload state */
+};
+
+/* a result line: text "  key: value" now, or a JSON member at the end */
+void rc_out(struct run_ctx *rc, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void rc_num(struct run_ctx *rc, const char *key, long long v);
+/* a check: on false print "FAIL: ..." and count it; returns cond */
+int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * The program's globals, typed by its bpftool skeleton (build/skel/
+ * NAME.skel.h, made from progs/NAME.bpf.c): RC_VIEW(rc, &s, bss) points
+ * the skeleton's section at the object the library opened, and
+ * s.bss->completed is a field: a global renamed in progs/ fails the build.
+ * Before load the views are libbpf's images (.rodata: the parameters, to
+ * set), after load the maps. rc_section() ends the run if the object's
+ * section has another size than the skeleton's (which the compiler rounds
+ * up to the struct's alignment).
+ */
+#define RC_VIEW(rc, skel, sec) \
+	((skel)->sec = rc_section(rc, "." #sec, sizeof(*(skel)->sec), \
+				  __alignof__(*(skel)->sec)))
+void *rc_section(struct run_ctx *rc, const char *sec, size_t size,
+		 size_t align);
+/* set a parameter before load: 0, or -1 and a message if v does not fit */
+#define RC_SET(rc, view, f, v) \
+	((long long)((view)->f = (v)) == (v) ? 0 : \
+	 rc_unfit(rc, #f, v, sizeof((view)->f)))
+int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size);
+/* a result line "f: value" for field f of view */
+#define RC_NUM(rc, view, f)	rc_num(rc, #f, (view)->f)
+/* the check "field f of view == want", failing as "f <value>, want <want>" */
+#define RC_CHECK_EQ(rc, view, f, want)	rc_check_eq(rc, #f, (view)->f, want)
+int rc_check_eq(struct run_ctx *rc, const char *name, long long v,
+		long long want);
+/* --count (or def) */
+long long rc_count(struct run_ctx *rc, long long def);
+/* the op flags word for this program's op id */
+__u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags);
+/* submit everything queued and reap n CQEs into cqes[] (NULL: count only) */
+int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n);
+long long now_ns(void);
+
+struct workload {
+	/* before the ring is made: --count and --depth into parameters */
+	int		(*args)(struct run_ctx *rc);
+	int		(*setup)(struct run_ctx *rc);	/* before load */
+	int		(*run)(struct run_ctx *rc);	/* after attach */
+	int		depth;		/* takes --depth */
+};
+
+/* indexed by enum iouring_bpf_prog_id */
+extern const struct workload workloads[IOURING_BPF_NR_PROGS];
+
+int run_nop(struct run_ctx *rc);
+int run_memcpy(struct run_ctx *rc);
+int run_errinject(struct run_ctx *rc);
+int run_chain(struct run_ctx *rc);
+int args_nop_chain(struct run_ctx *rc);
+int run_nop_chain(struct run_ctx *rc);
+int setup_copy(struct run_ctx *rc);
+int run_copy(struct run_ctx *rc);
+int run_batch_wait(struct run_ctx *rc);
+int run_hybrid_poll(struct run_ctx *rc);
+int setup_cq_stats(struct run_ctx *rc);
+int run_cq_stats(struct run_ctx *rc);
+
+#endif /* __IOURING_BPF_WORKLOAD_H */
