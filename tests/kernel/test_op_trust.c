@@ -68,6 +68,13 @@ static void child_run(int poll_fd, int st_fd, int mode)
 	void *buf;
 	int ret, n;
 
+	/*
+	 * Keep nothing of the parent's but the two pipes: an inherited
+	 * struct_ops link fd would keep the op registered.
+	 */
+	for (int fd = 3; fd < 1024; fd++)
+		if (fd != poll_fd && fd != st_fd)
+			close(fd);
 	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)) {
 		child_send(st_fd, MSG_QUEUED, -errno, (int)geteuid());
 		_exit(1);
