@@ -633,9 +633,15 @@ static void t_incomplete_ops(void)
 
 	if (!need_skel() || !bpf_ring(&r, 8, 0))
 		return;
-	if (CHECK_EQ(t_attach(skel->maps.noprep_op, &l1), 0, "attach op without prep_fn"))
-		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOPREP, 0, 0, 0), 0, -EOPNOTSUPP,
-			      "op without prep_fn");
+	if (CHECK_EQ(t_attach(skel->maps.noprep_op, &l1), 0, "attach op without prep_fn")) {
+		int i0 = skel->bss->nop_issue_calls;
+
+		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOPREP, 0, 0, 0), 0, 0,
+			      "op without prep_fn (issue_fn runs, patch 0040)");
+		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOPREP, 0, 0, 0), IOSQE_ASYNC, 0,
+			      "op without prep_fn, IOSQE_ASYNC");
+		CHECK_EQ(skel->bss->nop_issue_calls - i0, 2, "its issue_fn calls");
+	}
 	if (CHECK_EQ(t_attach(skel->maps.noissue_op, &l2), 0, "attach op without issue_fn")) {
 		struct op_id *p = op_id__open();
 		struct bpf_link *l3 = NULL;
