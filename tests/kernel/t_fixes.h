@@ -14,6 +14,10 @@
  *   FIX_MEMCPY_NON_SLEEPABLE  io_uring_bpf_req_memcpy() is no longer
  *                             KF_SLEEPABLE (patch 0036). Probed by loading
  *                             a non-sleepable program that calls it.
+ *   FIX_PREP_OPTIONAL         an op without prep_fn runs its requests (patch
+ *                             0040; before it they failed -EOPNOTSUPP).
+ *                             Probed by the rows themselves: running them
+ *                             is harmless either way, they just fail.
  *   FIX_MEMCPY_NULL_DESC      the memcpy kfunc refuses NULL descriptors with
  *                             -EINVAL (patch 0033). Nothing can be run to
  *                             find out: without the fix it oopses. Our
@@ -33,6 +37,7 @@ enum t_fix {
 	FIX_LOOP_REQUIRED,
 	FIX_MEMCPY_NULL_DESC,
 	FIX_MEMCPY_NON_SLEEPABLE,
+	FIX_PREP_OPTIONAL,
 	FIX__NR,
 };
 
@@ -47,6 +52,8 @@ static inline const char *t_fix_name(enum t_fix f)
 		return "0033 (memcpy: NULL descriptors give -EINVAL)";
 	case FIX_MEMCPY_NON_SLEEPABLE:
 		return "0036 (memcpy from non-sleepable programs)";
+	case FIX_PREP_OPTIONAL:
+		return "0040 (ops without prep_fn run)";
 	default:
 		return "none";
 	}
@@ -74,8 +81,9 @@ static inline bool t_probe_memcpy_non_sleepable(void)
 static inline void t_fixes_probe(void)
 {
 	t_fix_have[FIX_NONE] = true;
-	/* probed by its row (see above) */
+	/* probed by their rows (see above) */
 	t_fix_have[FIX_LOOP_REQUIRED] = true;
+	t_fix_have[FIX_PREP_OPTIONAL] = true;
 	t_fix_have[FIX_MEMCPY_NON_SLEEPABLE] = t_probe_memcpy_non_sleepable();
 	/* 0033 precedes 0036 in the series (see above) */
 	t_fix_have[FIX_MEMCPY_NULL_DESC] = t_fix_have[FIX_MEMCPY_NON_SLEEPABLE];

@@ -91,15 +91,16 @@ struct row {
 
 static const struct row rows[] = {
 	/* ---- uring_bpf_ops members left out ---- */
-	OPR("op_no_prep", "prep_fn", "left out", "op_no_prep", 111, CQE, -EOPNOTSUPP),
+	OPR("op_no_prep", "prep_fn", "left out", "op_no_prep", 111, CQE, 0,
+	    .fix = FIX_PREP_OPTIONAL),
 	OPR("op_no_issue", "issue_fn", "left out", "op_no_issue", 112, CQE, -ECANCELED),
 	OPR("op_no_fail", "fail_fn", "left out, issue_fn fails -EIO", "op_no_fail", 113,
 	    CQE, -EIO, .op = { .issue_ret = -EIO }),
 	OPR("op_no_cleanup", "cleanup_fn", "left out", "op_no_cleanup", 114, CQE, 0),
 	OPR("op_id_only", "all four", "left out (only .id)", "op_id_only", 115, CQE,
-	    -EOPNOTSUPP),
+	    -ECANCELED, .fix = FIX_PREP_OPTIONAL),
 	OPR("op_fail_cleanup_only", "prep_fn, issue_fn", "left out (fail_fn, cleanup_fn set)",
-	    "op_fail_cleanup_only", 116, CQE, -EOPNOTSUPP),
+	    "op_fail_cleanup_only", 116, CQE, -ECANCELED, .fix = FIX_PREP_OPTIONAL),
 	/* ---- return values ---- */
 	OPR("op_prep_0", "prep_fn return", "0 (issue_fn 0)", "op_full", 110, CQE, 0),
 	OPR("op_prep_1", "prep_fn return", "1", "op_full", 110, CQE, -EINVAL,

@@ -2,11 +2,12 @@
 /*
  * test_op_bpf - IORING_OP_BPF (struct uring_bpf_ops): setup flag, op ids,
  * registration, prep/issue results, the pdu, custom flags, links, and
- * unregistering with requests in flight. See docs/kernel-abi.md.
+ * unregistering with requests in flight (they complete with -ECANCELED). See docs/kernel-abi.md.
  * Programs: op_basic.bpf.c (most), op_pdu.bpf.c, op_id.bpf.c,
  * op_bad_opf.bpf.c / op_bad_past.bpf.c (must not load).
  */
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/mman.h>
 
 #include "t_helpers.h"
@@ -632,9 +633,15 @@ static void t_incomplete_ops(void)
 
 	if (!need_skel() || !bpf_ring(&r, 8, 0))
 		return;
-	if (CHECK_EQ(t_attach(skel->maps.noprep_op, &l1), 0, "attach op without prep_fn"))
-		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOPREP, 0, 0, 0), 0, -EOPNOTSUPP,
-			      "op without prep_fn");
+	if (CHECK_EQ(t_attach(skel->maps.noprep_op, &l1), 0, "attach op without prep_fn")) {
+		int i0 = skel->bss->nop_issue_calls;
+
+		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOPREP, 0, 0, 0), 0, 0,
+			      "op without prep_fn (issue_fn runs, patch 0040)");
+		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOPREP, 0, 0, 0), IOSQE_ASYNC, 0,
+			      "op without prep_fn, IOSQE_ASYNC");
+		CHECK_EQ(skel->bss->nop_issue_calls - i0, 2, "its issue_fn calls");
+	}
 	if (CHECK_EQ(t_attach(skel->maps.noissue_op, &l2), 0, "attach op without issue_fn")) {
 		struct op_id *p = op_id__open();
 		struct bpf_link *l3 = NULL;
@@ -682,63 +689,78 @@ static void t_verifier_rejects_bad_writes(void)
 }
 
 /*
- * An IORING_OP_BPF request waits in a link behind a 300 ms timeout (it was
- * prepared at submit time: it holds the op). The op is unregistered
- * meanwhile. The request must still complete (safely: the VM runner catches
- * KASAN/lockdep reports) - with the old op's result, 0, since requests hold
- * a reference on their op.
+ * An IORING_OP_BPF request waits in a link behind a POLL_ADD on a pipe (it
+ * was prepared at submit time). The op is unregistered meanwhile, and the
+ * id is free at once: requests hold no reference on their op (patch 0039).
+ * When the pipe is written, the request is issued and completes with
+ * -ECANCELED, without running the old op's issue_fn (safely: the VM
+ * runner catches KASAN/lockdep reports). test_op_trust does the same from
+ * an unprivileged process.
  */
 static void t_unregister_inflight_linked(void)
 {
-	struct __kernel_timespec ts;
 	struct bpf_link *link = NULL;
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe *sqe;
 	struct t_destroyer d;
 	struct uring r;
-	int ret, n, i0;
+	int ret, n, i0, pp[2];
 
 	if (!need_skel() || !bpf_ring(&r, 8, 0))
 		return;
+	if (!CHECK_EQ(pipe(pp), 0, "pipe")) {
+		uring_exit(&r);
+		return;
+	}
 	if (!CHECK_EQ(t_attach(skel->maps.inflight_op, &link), 0, "attach inflight_op"))
 		goto out;
 	i0 = skel->bss->nop_issue_calls;
-	t_ms_to_ts(&ts, 300);
 	sqe = uring_get_sqe(&r);
-	sqe_timeout(sqe, &ts, 0, IORING_TIMEOUT_ETIME_SUCCESS, 1);
+	sqe->opcode = 6;	/* IORING_OP_POLL_ADD */
+	sqe->fd = pp[0];
+	sqe->poll32_events = POLLIN;
+	sqe->user_data = 1;
 	sqe->flags = IOSQE_IO_LINK;
 	sqe = uring_get_sqe(&r);
 	sqe_bpf(sqe, T_BPF_OP_FLAGS(ID_INFLIGHT, 0, 0, 0), 2);
 	ret = uring_submit(&r);
-	if (!CHECK_EQ(ret, 2, "submit [TIMEOUT 300ms] -> [BPF op]"))
+	if (!CHECK_EQ(ret, 2, "submit [POLL_ADD on a pipe] -> [BPF op]"))
 		goto out;
 	if (!CHECK_EQ(t_destroy_async(&d, link, 0), 0, "start destroyer thread"))
 		goto out;
 	link = NULL;
-	n = uring_wait_cqes(&r, cqes, 2, T_CQE_TIMEOUT_MS);
-	CHECK_EQ(n, 2, "CQEs of the link after unregistering");
-	for (int i = 0; i < n; i++) {
-		if (cqes[i].user_data == 1)
-			CHECK_EQ(cqes[i].res, -ETIME, "timeout's res");
-		else
-			CHECK_EQ(cqes[i].res, 0, "in-flight BPF request's res "
-				 "(it holds the op it was prepared with)");
-	}
 	if (!CHECK_TRUE(t_destroy_wait(&d, 20000),
 			"bpf_link__destroy returned within 20 s"))
 		goto out_leak;
 	T_DEBUG("link destroy took %.0f ms", d.t_end - d.t_start);
-	CHECK_EQ(skel->bss->nop_issue_calls - i0, 1, "issue_fn calls");
-	/* all completed: the id is free */
+	/* the id is free with the request still queued */
 	CHECK_EQ(t_attach(skel->maps.inflight_op, &link), 0,
-		 "re-register the id after the in-flight request completed");
+		 "re-register the id with the request still queued");
+	t_detach(&link);
+	CHECK_EQ(write(pp[1], "x", 1), 1, "write the pipe");
+	n = uring_wait_cqes(&r, cqes, 2, T_CQE_TIMEOUT_MS);
+	CHECK_EQ(n, 2, "CQEs of the link after unregistering");
+	for (int i = 0; i < n; i++) {
+		if (cqes[i].user_data == 1)
+			CHECK_GT(cqes[i].res, 0, "POLL_ADD's res (POLLIN)");
+		else
+			CHECK_EQ(cqes[i].res, -ECANCELED, "queued BPF request's "
+				 "res (its op was unregistered since prep)");
+	}
+	CHECK_EQ(skel->bss->nop_issue_calls - i0, 0, "issue_fn calls");
 out:
 	t_detach(&link);
 out_leak:
+	close(pp[0]);
+	close(pp[1]);
 	uring_exit(&r);
 }
 
-/* many IOSQE_ASYNC requests in io-wq while the op is unregistered */
+/*
+ * Many IOSQE_ASYNC and inline requests while the op is unregistered: each
+ * completes with the op's result (0: issued before the unregistration) or
+ * -ECANCELED (issued after it), and issue_fn ran once for each 0.
+ */
 static void t_unregister_inflight_many(void)
 {
 	enum { N = 128 };
@@ -746,12 +768,13 @@ static void t_unregister_inflight_many(void)
 	struct bpf_link *link = NULL;
 	struct t_destroyer d;
 	struct uring r;
-	int ret, n, bad = 0, first_bad = 0;
+	int ret, n, i0, ok = 0, canceled = 0, bad = 0, first_bad = 0;
 
 	if (!need_skel() || !bpf_ring(&r, N, 0))
 		return;
 	if (!CHECK_EQ(t_attach(skel->maps.inflight_op, &link), 0, "attach inflight_op"))
 		goto out;
+	i0 = skel->bss->nop_issue_calls;
 	for (int i = 0; i < N; i++) {
 		struct io_uring_sqe *sqe = uring_get_sqe(&r);
 
@@ -767,14 +790,22 @@ static void t_unregister_inflight_many(void)
 	n = uring_wait_cqes(&r, cqes, N, T_CQE_TIMEOUT_MS);
 	CHECK_EQ(n, N, "CQEs");
 	for (int i = 0; i < n; i++) {
-		if (cqes[i].res != 0 && !bad++)
+		if (cqes[i].res == 0)
+			ok++;
+		else if (cqes[i].res == -ECANCELED)
+			canceled++;
+		else if (!bad++)
 			first_bad = cqes[i].res;
 	}
-	if (!CHECK_EQ(bad, 0, "requests prepared before the unregister that did not complete with 0"))
+	T_DEBUG("%d completed by the op, %d -ECANCELED", ok, canceled);
+	if (!CHECK_EQ(bad, 0, "requests prepared before the unregister that "
+		      "completed with neither 0 nor -ECANCELED"))
 		CHECK_EQ(first_bad, 0, "first such res");
 	if (!CHECK_TRUE(t_destroy_wait(&d, 20000),
 			"bpf_link__destroy returned within 20 s"))
 		goto out_leak;
+	CHECK_EQ(skel->bss->nop_issue_calls - i0, ok,
+		 "issue_fn calls = requests completed with 0");
 	CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_INFLIGHT, 0, 0, 0), 0, -EOPNOTSUPP,
 		      "new request after the unregister");
 out:
@@ -785,9 +816,9 @@ out_leak:
 
 /*
  * A prepared request (linked behind a 10 s timeout) is cancelled when its
- * ring is closed: the op it holds must be released, so that after the
- * unregister the id can be registered again (polls for up to 10 s: ring
- * teardown is asynchronous).
+ * ring is closed, after the op was unregistered: the id can be registered
+ * again (at once since patch 0039; before it, after the asynchronous ring
+ * teardown released the request's reference: polls for up to 10 s).
  */
 static void t_ring_exit_with_queued_request(void)
 {

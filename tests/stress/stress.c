@@ -11,7 +11,8 @@
  *           threads, each on its own ring (plain and DEFER_TASKRUN), submit
  *           requests for that id: alone, IOSQE_ASYNC, and in link chains
  *           with NOPs. Every CQE must be the op's result, -EOPNOTSUPP (not
- *           registered at prep), or -ECANCELED (behind a failed link member)
+ *           registered at prep), or -ECANCELED (behind a failed link
+ *           member, or unregistered between prep and issue)
  *   loop    a loop program waits inside io_uring_enter(); meanwhile the
  *           task is SIGKILLed (a forked child), the ring fd is closed, the
  *           link is destroyed, a signal arrives, or the wait times out.
