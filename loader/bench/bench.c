@@ -149,14 +149,6 @@ static const struct argp argp = {
 	options, parse_opt, "SCENARIO", bench_doc, NULL, NULL, NULL,
 };
 
-long long bench_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 void bench_mark(const struct bench_scn *s, const char *fmt, ...)
 {
 	char buf[256];
@@ -193,12 +185,12 @@ long long bench_t0(struct bench_scn *s)
 {
 	tracing(s, 1);
 	bench_mark(s, "begin %s", s->cur);
-	return bench_now_ns();
+	return now_ns();
 }
 
 long long bench_t1(struct bench_scn *s, long long t0)
 {
-	long long t = bench_now_ns() - t0;
+	long long t = now_ns() - t0;
 
 	bench_mark(s, "end %s", s->cur);
 	tracing(s, 0);
@@ -553,14 +545,14 @@ int cmd_bench(int argc, char **argv)
 			.trace_marks = a.trace_marks,
 			.alt_prog = a.alt_prog,
 		};
-		long long t0 = bench_now_ns();
+		long long t0 = now_ns();
 
 		memcpy(s.alt_sets, a.alt_sets, sizeof(s.alt_sets));
 		bench_progress("%s: %lld run(s) of each mode ...", s.name,
 			       (long long)a.runs);
 		ret = scenarios[idx].fn(&s);
 		bench_eval_targets(&s);
-		bench_param(&s, "elapsed", "%.1f s", (bench_now_ns() - t0) / 1e9);
+		bench_param(&s, "elapsed", "%.1f s", (now_ns() - t0) / 1e9);
 		if (!ret || s.nmetrics) {
 			bench_print_table(&s, tf);
 			fflush(tf);

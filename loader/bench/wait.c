@@ -114,7 +114,7 @@ static void *sender_fn(void *arg)
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
-		now = bench_now_ns();
+		now = now_ns();
 		if (now - due > W_LATE_NS)
 			snd->late++;
 		snd->late_sum += now - due;
@@ -164,7 +164,7 @@ static int one_run(struct bench_scn *s, int m, struct wmode *w, long long k,
 
 	snd.target_fd = r->fd;
 	snd.k = k;
-	snd.start = start = bench_now_ns() + W_LEAD_NS;
+	snd.start = start = now_ns() + W_LEAD_NS;
 	ret = pthread_create(&snd.thread, NULL, sender_fn, &snd);
 	if (ret) {
 		bench_fail(s, "pthread_create: %s", strerror(ret));
@@ -183,7 +183,7 @@ static int one_run(struct bench_scn *s, int m, struct wmode *w, long long k,
 		if (m == W_MINWAIT)
 			min_wait = W_MIN_WAIT_US;
 		ret = wait_enter(r, want, min_wait);
-		now = bench_now_ns();
+		now = now_ns();
 		enters++;
 		if (ret == -ETIME)
 			etime++;

@@ -9,7 +9,7 @@
 
 #include <linux/types.h>
 /* IORING_OP_BPF, IORING_SETUP_BPF, SINGLE_ISSUER, DEFER_TASKRUN, NO_SQARRAY */
-#include "iouring-bpf.h"
+#include "../lib/iouring-bpf.h"
 
 #ifndef IORING_FEAT_BPF
 #define IORING_FEAT_BPF			(1U << 18)
