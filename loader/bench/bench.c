@@ -98,14 +98,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->alt_sets[a->nalt_sets++] = arg;
 		break;
 	case ARGP_KEY_ARG:
-		if (a->scenario)
-			argp_error(state, "bench takes one scenario");
-		a->scenario = arg;
-		break;
 	case ARGP_KEY_END:
-		if (!a->scenario)
-			argp_error(state, "which scenario? nops, op-overhead, memcpy, wait, load or all");
-		break;
+		return cli_one_arg(state, key, arg, &a->scenario, "bench takes one scenario",
+				   "which scenario? nops, op-overhead, memcpy, wait, load or all");
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
