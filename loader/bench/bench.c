@@ -464,7 +464,7 @@ int cmd_bench(int argc, char **argv)
 	struct bench_env env;
 	FILE *jf = NULL, *tf;
 	struct json j;
-	int first, last, idx, ret = 0, failed = 0;
+	int first, last, idx, ret = 0, failed = 0, needs = 0;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	if (!strcmp(a.scenario, "all")) {
@@ -493,15 +493,11 @@ int cmd_bench(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	{
-		int needs = 0;
-
-		for (idx = first; idx <= last; idx++)
-			needs |= scenarios[idx].needs;
-		ret = check_features(needs);
-		if (ret)
-			return ret;
-	}
+	for (idx = first; idx <= last; idx++)
+		needs |= scenarios[idx].needs;
+	ret = check_features(needs);
+	if (ret)
+		return ret;
 
 	if (a.json) {
 		jf = strcmp(a.json, "-") ? fopen(a.json, "w") : stdout;
