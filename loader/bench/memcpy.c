@@ -204,7 +204,8 @@ int bench_memcpy(struct bench_scn *s)
 		for (unsigned int i = 2; i < NSIZES; i++) {
 			char text[120];
 
-			snprintf(text, sizeof(text), "memcpy op (%s) >= 0.8x user-space memcpy at %u KiB",
+			snprintf(text, sizeof(text),
+				 "memcpy op (%s) >= 0.8x user-space memcpy at %u KiB",
 				 f ? "fixed" : "plain", sizes[i] / 1024);
 			bench_target(s, text, f ? "op-fixed/user" : "op-plain/user",
 				     "ratio", sizes[i], '>', 0.8);

@@ -85,8 +85,10 @@ enum iouring_bpf_loop_api iouring_bpf_kernel_loop_api(void)
 /* per API (V3, 71, 72): the JSON key and the text for people */
 static const char *const api_names[][2] = {
 	{ "v3", "v3 struct io_uring_ops (the project's kernel)" },
-	{ "mainline-7.1", "mainline struct io_uring_bpf_ops (Linux 7.1, struct io_ring_ctx *)" },
-	{ "mainline-7.2", "mainline struct io_uring_bpf_ops (Linux 7.2+, opaque struct iou_ctx *)" },
+	{ "mainline-7.1",
+	  "mainline struct io_uring_bpf_ops (Linux 7.1, struct io_ring_ctx *)" },
+	{ "mainline-7.2",
+	  "mainline struct io_uring_bpf_ops (Linux 7.2+, opaque struct iou_ctx *)" },
 };
 
 static const char *api_name(enum iouring_bpf_loop_api api, int desc)
