@@ -98,14 +98,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->alt_sets[a->nalt_sets++] = arg;
 		break;
 	case ARGP_KEY_ARG:
-		if (a->scenario)
-			argp_error(state, "bench takes one scenario");
-		a->scenario = arg;
-		break;
 	case ARGP_KEY_END:
-		if (!a->scenario)
-			argp_error(state, "which scenario? nops, op-overhead, memcpy, wait, load or all");
-		break;
+		return cli_one_arg(state, key, arg, &a->scenario, "bench takes one scenario",
+				   "which scenario? nops, op-overhead, memcpy, wait, load or all");
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
@@ -149,14 +144,6 @@ static const struct argp argp = {
 	options, parse_opt, "SCENARIO", bench_doc, NULL, NULL, NULL,
 };
 
-long long bench_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 void bench_mark(const struct bench_scn *s, const char *fmt, ...)
 {
 	char buf[256];
@@ -193,12 +180,12 @@ long long bench_t0(struct bench_scn *s)
 {
 	tracing(s, 1);
 	bench_mark(s, "begin %s", s->cur);
-	return bench_now_ns();
+	return now_ns();
 }
 
 long long bench_t1(struct bench_scn *s, long long t0)
 {
-	long long t = bench_now_ns() - t0;
+	long long t = now_ns() - t0;
 
 	bench_mark(s, "end %s", s->cur);
 	tracing(s, 0);
@@ -477,7 +464,7 @@ int cmd_bench(int argc, char **argv)
 	struct bench_env env;
 	FILE *jf = NULL, *tf;
 	struct json j;
-	int first, last, idx, ret = 0, failed = 0;
+	int first, last, idx, ret = 0, failed = 0, needs = 0;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	if (!strcmp(a.scenario, "all")) {
@@ -506,15 +493,11 @@ int cmd_bench(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	{
-		int needs = 0;
-
-		for (idx = first; idx <= last; idx++)
-			needs |= scenarios[idx].needs;
-		ret = check_features(needs);
-		if (ret)
-			return ret;
-	}
+	for (idx = first; idx <= last; idx++)
+		needs |= scenarios[idx].needs;
+	ret = check_features(needs);
+	if (ret)
+		return ret;
 
 	if (a.json) {
 		jf = strcmp(a.json, "-") ? fopen(a.json, "w") : stdout;
@@ -553,14 +536,14 @@ int cmd_bench(int argc, char **argv)
 			.trace_marks = a.trace_marks,
 			.alt_prog = a.alt_prog,
 		};
-		long long t0 = bench_now_ns();
+		long long t0 = now_ns();
 
 		memcpy(s.alt_sets, a.alt_sets, sizeof(s.alt_sets));
 		bench_progress("%s: %lld run(s) of each mode ...", s.name,
 			       (long long)a.runs);
 		ret = scenarios[idx].fn(&s);
 		bench_eval_targets(&s);
-		bench_param(&s, "elapsed", "%.1f s", (bench_now_ns() - t0) / 1e9);
+		bench_param(&s, "elapsed", "%.1f s", (now_ns() - t0) / 1e9);
 		if (!ret || s.nmetrics) {
 			bench_print_table(&s, tf);
 			fflush(tf);

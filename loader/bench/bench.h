@@ -16,6 +16,8 @@
 #include "../cli/cli.h"
 #include "../workloads/ring.h"
 
+long long now_ns(void);	/* workloads/workload.c */
+
 #define BENCH_MAX_RUNS		50
 #define BENCH_MAX_PARAMS	24
 #define BENCH_MAX_TARGETS	8
@@ -80,8 +82,6 @@ void bench_fail(struct bench_scn *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 double stat_median(const double *v, int n);
-double stat_min(const double *v, int n);
-double stat_max(const double *v, int n);
 /* percentile p (0..100) of v, sorted in place */
 double stat_pct(double *v, int n, double p);
 
@@ -92,7 +92,6 @@ void bench_free(struct bench_scn *s);
 
 /* --- bench.c: helpers for the scenarios ---------------------------------- */
 
-long long bench_now_ns(void);
 /* "-- mode X run i" in the ftrace buffer when --trace-marks is on */
 void bench_mark(const struct bench_scn *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

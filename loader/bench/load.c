@@ -51,7 +51,7 @@ int bench_load(struct bench_scn *s)
 			long long t[6];
 
 			bench_mark(s, "program %s run %d", prog->name, run);
-			t[0] = bench_now_ns();
+			t[0] = now_ns();
 			h = iouring_bpf_open_prog(prog, &err);
 			if (!h) {
 				status = report_error("bench", &err);
@@ -65,23 +65,23 @@ int bench_load(struct bench_scn *s)
 				iouring_bpf_close(h);
 				goto out;
 			}
-			t[1] = bench_now_ns();
+			t[1] = now_ns();
 			if (iouring_bpf_load(h, &err)) {
 				status = report_error("bench", &err);
 				iouring_bpf_close(h);
 				goto out;
 			}
-			t[2] = bench_now_ns();
+			t[2] = now_ns();
 			if (iouring_bpf_attach_link(h, &err)) {
 				status = report_error("bench", &err);
 				iouring_bpf_close(h);
 				goto out;
 			}
-			t[3] = bench_now_ns();
+			t[3] = now_ns();
 			iouring_bpf_unlink(h);
-			t[4] = bench_now_ns();
+			t[4] = now_ns();
 			iouring_bpf_close(h);
-			t[5] = bench_now_ns();
+			t[5] = now_ns();
 			for (int i = 0; i < 5; i++)
 				bench_add(s, prog->name, prog->name, steps[i],
 					  "ms", -1, (t[i + 1] - t[i]) / 1e6);

@@ -54,19 +54,6 @@ static int enter(struct bench_scn *s, struct ring *r, unsigned int submit,
 	return 0;
 }
 
-/* a: one NOP per io_uring_enter */
-static long long mode_a(struct bench_scn *s, struct ring *r, long long n)
-{
-	long long t0 = bench_t0(s);
-
-	for (long long i = 0; i < n; i++) {
-		ring_prep_nop(ring_get_sqe(r), i);
-		if (enter(s, r, 1, 1) || bench_reap_ready(s, r, 1, 0))
-			return -1;
-	}
-	return bench_t1(s, t0);
-}
-
 /* b: a link of two NOPs per io_uring_enter, n/2 times */
 static long long mode_b(struct bench_scn *s, struct ring *r, long long n)
 {
@@ -84,14 +71,15 @@ static long long mode_b(struct bench_scn *s, struct ring *r, long long n)
 	return bench_t1(s, t0);
 }
 
-/* d: batches of 32 */
-static long long mode_d(struct bench_scn *s, struct ring *r, long long n)
+/* a: one NOP per io_uring_enter (batch 1); d: batches of 32 */
+static long long mode_ad(struct bench_scn *s, struct ring *r, long long n,
+			 unsigned int batch)
 {
 	long long t0 = bench_t0(s);
 	unsigned int k;
 
 	for (long long done = 0; done < n; done += k) {
-		k = n - done < NOPS_BATCH ? n - done : NOPS_BATCH;
+		k = n - done < batch ? n - done : batch;
 		for (unsigned int i = 0; i < k; i++)
 			ring_prep_nop(ring_get_sqe(r), done + i);
 		if (enter(s, r, k, k) || bench_reap_ready(s, r, k, 0))
@@ -151,7 +139,7 @@ static long long run_mode(struct bench_scn *s, int m, long long n,
 	}
 	switch (m) {
 	case MODE_A:
-		t = mode_a(s, &r, n);
+		t = mode_ad(s, &r, n, 1);
 		*per_req_calls = 1;
 		break;
 	case MODE_B:
@@ -163,7 +151,7 @@ static long long run_mode(struct bench_scn *s, int m, long long n,
 		*per_req_calls = n ? (double)steps / n : 0;
 		break;
 	case MODE_D:
-		t = mode_d(s, &r, n);
+		t = mode_ad(s, &r, n, NOPS_BATCH);
 		*per_req_calls = 1.0 / NOPS_BATCH;
 		break;
 	}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench_stats.c - the bench result store: metrics with one value per run,
+ * stats.c - the bench result store: metrics with one value per run,
  * their median/min/max, targets, and the table and JSON printers.
  */
 #include <math.h>
@@ -135,22 +135,13 @@ double stat_median(const double *v, int n)
 	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
-double stat_min(const double *v, int n)
+/* the smallest of v, or with max the largest */
+static double stat_ext(const double *v, int n, int max)
 {
 	double r = n > 0 ? v[0] : NAN;
 
 	for (int i = 1; i < n; i++)
-		if (v[i] < r)
-			r = v[i];
-	return r;
-}
-
-double stat_max(const double *v, int n)
-{
-	double r = n > 0 ? v[0] : NAN;
-
-	for (int i = 1; i < n; i++)
-		if (v[i] > r)
+		if (max ? v[i] > r : v[i] < r)
 			r = v[i];
 	return r;
 }
@@ -218,15 +209,12 @@ void bench_print_table(const struct bench_scn *s, FILE *f)
 		char med[32], mn[32], mx[32], sz[24];
 
 		fmt_num(med, sizeof(med), stat_median(m->v, m->n));
-		fmt_num(mn, sizeof(mn), stat_min(m->v, m->n));
-		fmt_num(mx, sizeof(mx), stat_max(m->v, m->n));
+		fmt_num(mn, sizeof(mn), stat_ext(m->v, m->n, 0));
+		fmt_num(mx, sizeof(mx), stat_ext(m->v, m->n, 1));
 		fmt_size(sz, sizeof(sz), m->x);
-		if (has_x)
-			fprintf(f, "   %-34.34s %-6s %-16s %-8s %12s %12s %12s\n",
-				m->label, sz, m->what, m->unit, med, mn, mx);
-		else
-			fprintf(f, "   %-34.34s %-16s %-8s %12s %12s %12s\n",
-				m->label, m->what, m->unit, med, mn, mx);
+		fprintf(f, "   %-34.34s %-*s%s%-16s %-8s %12s %12s %12s\n",
+			m->label, has_x ? 6 : 0, has_x ? sz : "",
+			has_x ? " " : "", m->what, m->unit, med, mn, mx);
 	}
 	for (i = 0; i < s->ntargets; i++) {
 		const struct bench_target *t = &s->targets[i];
@@ -284,8 +272,8 @@ void bench_print_json(const struct bench_scn *s, struct json *j)
 		json_str(j, "unit", m->unit);
 		json_x(j, m->x);
 		json_double(j, "median", stat_median(m->v, m->n));
-		json_double(j, "min", stat_min(m->v, m->n));
-		json_double(j, "max", stat_max(m->v, m->n));
+		json_double(j, "min", stat_ext(m->v, m->n, 0));
+		json_double(j, "max", stat_ext(m->v, m->n, 1));
 		json_arr(j, "runs");
 		for (k = 0; k < m->n; k++)
 			json_double(j, NULL, m->v[k]);

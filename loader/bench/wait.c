@@ -114,7 +114,7 @@ static void *sender_fn(void *arg)
 
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 			;
-		now = bench_now_ns();
+		now = now_ns();
 		if (now - due > W_LATE_NS)
 			snd->late++;
 		snd->late_sum += now - due;
@@ -152,6 +152,13 @@ static int wait_enter(struct ring *r, unsigned int min, unsigned int min_wait_us
 				  &arg, sizeof(arg));
 }
 
+/* a metric of mode m without a size */
+static void add(struct bench_scn *s, int m, const char *what,
+		const char *unit, double v)
+{
+	bench_add(s, modes[m].mode, modes[m].label, what, unit, -1, v);
+}
+
 static int one_run(struct bench_scn *s, int m, struct wmode *w, long long k,
 		   double *lat, int run)
 {
@@ -164,7 +171,7 @@ static int one_run(struct bench_scn *s, int m, struct wmode *w, long long k,
 
 	snd.target_fd = r->fd;
 	snd.k = k;
-	snd.start = start = bench_now_ns() + W_LEAD_NS;
+	snd.start = start = now_ns() + W_LEAD_NS;
 	ret = pthread_create(&snd.thread, NULL, sender_fn, &snd);
 	if (ret) {
 		bench_fail(s, "pthread_create: %s", strerror(ret));
@@ -183,7 +190,7 @@ static int one_run(struct bench_scn *s, int m, struct wmode *w, long long k,
 		if (m == W_MINWAIT)
 			min_wait = W_MIN_WAIT_US;
 		ret = wait_enter(r, want, min_wait);
-		now = bench_now_ns();
+		now = now_ns();
 		enters++;
 		if (ret == -ETIME)
 			etime++;
@@ -226,25 +233,18 @@ static int one_run(struct bench_scn *s, int m, struct wmode *w, long long k,
 		return -1;
 	}
 
-	bench_add(s, modes[m].mode, modes[m].label, "wakeups_per_1000",
-		  "returns", -1, enters * 1000.0 / k);
-	bench_add(s, modes[m].mode, modes[m].label, "sleeps_per_1000",
-		  "ctxsw", -1, (ru1.ru_nvcsw - ru0.ru_nvcsw) * 1000.0 / k);
-	bench_add(s, modes[m].mode, modes[m].label, "lat_mean", "us", -1,
-		  sum / k);
-	bench_add(s, modes[m].mode, modes[m].label, "lat_p50", "us", -1,
-		  stat_pct(lat, k, 50));
-	bench_add(s, modes[m].mode, modes[m].label, "lat_p99", "us", -1,
-		  stat_pct(lat, k, 99));
-	bench_add(s, modes[m].mode, modes[m].label, "cpu", "%", -1,
-		  100.0 * (tv_us(ru1.ru_utime) + tv_us(ru1.ru_stime) -
-			   tv_us(ru0.ru_utime) - tv_us(ru0.ru_stime)) /
-		  ((t1 - t0) / 1e3));
-	bench_add(s, modes[m].mode, modes[m].label, "etime_per_1000",
-		  "returns", -1, etime * 1000.0 / k);
+	add(s, m, "wakeups_per_1000", "returns", enters * 1000.0 / k);
+	add(s, m, "sleeps_per_1000", "ctxsw",
+	    (ru1.ru_nvcsw - ru0.ru_nvcsw) * 1000.0 / k);
+	add(s, m, "lat_mean", "us", sum / k);
+	add(s, m, "lat_p50", "us", stat_pct(lat, k, 50));
+	add(s, m, "lat_p99", "us", stat_pct(lat, k, 99));
+	add(s, m, "cpu", "%", 100.0 * (tv_us(ru1.ru_utime) + tv_us(ru1.ru_stime) -
+				       tv_us(ru0.ru_utime) - tv_us(ru0.ru_stime)) /
+	    ((t1 - t0) / 1e3));
+	add(s, m, "etime_per_1000", "returns", etime * 1000.0 / k);
 	if (empty)
-		bench_add(s, modes[m].mode, modes[m].label, "empty_per_1000",
-			  "returns", -1, empty * 1000.0 / k);
+		add(s, m, "empty_per_1000", "returns", empty * 1000.0 / k);
 	/* what the programs saw (their counters, this run only) */
 	for (int i = 0; i < 4 && w->h; i++) {
 		static const char *const bw[] = { "wakes_batch", "wakes_late", "steps", NULL };
@@ -258,16 +258,13 @@ static int one_run(struct bench_scn *s, int m, struct wmode *w, long long k,
 			char what[40];
 
 			snprintf(what, sizeof(what), "prog_%s_per_1000", name);
-			bench_add(s, modes[m].mode, modes[m].label, what, "count",
-				  -1, (v - w->last[i]) * 1000.0 / k);
+			add(s, m, what, "count", (v - w->last[i]) * 1000.0 / k);
 			w->last[i] = v;
 		}
 	}
 	/* how regular the stream was: the sender overslept by this much */
-	bench_add(s, modes[m].mode, modes[m].label, "post_delay_mean",
-		  "us", -1, snd.late_sum / 1e3 / k);
-	bench_add(s, modes[m].mode, modes[m].label, "posts_late_per_1000",
-		  "posts", -1, snd.late * 1000.0 / k);
+	add(s, m, "post_delay_mean", "us", snd.late_sum / 1e3 / k);
+	add(s, m, "posts_late_per_1000", "posts", snd.late * 1000.0 / k);
 	return 0;
 fail:
 	/* the sender ends on its own: K posts, or its first error */

@@ -34,6 +34,12 @@ int cli_parse_json_only(int argc, char **argv, const char *cmd,
 /* print err (msg + detail) to stderr as "iouring-bpf CMD: ..." and
  * return its status as the exit code */
 int report_error(const char *cmd, const struct iouring_bpf_error *err);
+/*
+ * ARGP_KEY_ARG/_END of a command taking one argument: argp_error(extra)
+ * for a second one, argp_error(missing) if none; ARGP_ERR_UNKNOWN else
+ */
+error_t cli_one_arg(struct argp_state *state, int key, char *arg,
+		    const char **slot, const char *extra, const char *missing);
 /* an integer from a command-line argument; -1 and a message if bad */
 int parse_ll(const char *cmd, const char *what, const char *s,
 	     long long min, long long max, long long *out);

@@ -57,14 +57,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->name = arg;
 		break;
 	case ARGP_KEY_ARG:
-		if (a->prog)
-			argp_error(state, "load takes one program");
-		a->prog = arg;
-		break;
 	case ARGP_KEY_END:
-		if (!a->prog)
-			argp_error(state, "which program? a name from `iouring-bpf list` or a .bpf.o file");
-		break;
+		return cli_one_arg(state, key, arg, &a->prog, "load takes one program",
+				   "which program? a name from `iouring-bpf list` or a .bpf.o file");
 	default:
 		return prog_args_opt(&a->pa, "load", key, arg, state);
 	}

@@ -37,6 +37,20 @@ int parse_ll(const char *cmd, const char *what, const char *s,
 	return 0;
 }
 
+error_t cli_one_arg(struct argp_state *state, int key, char *arg,
+		    const char **slot, const char *extra, const char *missing)
+{
+	if (key == ARGP_KEY_ARG && *slot)
+		argp_error(state, "%s", extra);
+	else if (key == ARGP_KEY_ARG)
+		*slot = arg;
+	else if (key == ARGP_KEY_END && !*slot)
+		argp_error(state, "%s", missing);
+	else if (key != ARGP_KEY_END)
+		return ARGP_ERR_UNKNOWN;
+	return 0;
+}
+
 /* the parser of subcommands whose only option is --json */
 struct json_only_args {
 	const char *cmd;

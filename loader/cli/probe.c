@@ -157,7 +157,7 @@ static void probe_rings(struct probe *p)
 static void run_probe(struct probe *p)
 {
 	struct statfs st;
-	int admin, bpf, perfmon;
+	int admin, bpf, perfmon, bpffs;
 
 	p->btf = btf__load_vmlinux_btf();
 	add(p, "kernel BTF", G_BASE, !!p->btf,
@@ -189,10 +189,9 @@ static void run_probe(struct probe *p)
 
 	probe_rings(p);
 
-	add(p, "bpffs", G_INFO, !statfs("/sys/fs/bpf", &st) &&
-	    st.f_type == BPF_FS_MAGIC, NULL,
-	    "/sys/fs/bpf %s", !statfs("/sys/fs/bpf", &st) &&
-	    st.f_type == BPF_FS_MAGIC ? "is a BPF filesystem" :
+	bpffs = !statfs("/sys/fs/bpf", &st) && st.f_type == BPF_FS_MAGIC;
+	add(p, "bpffs", G_INFO, bpffs, NULL, "/sys/fs/bpf %s", bpffs ?
+	    "is a BPF filesystem" :
 	    "is not mounted as bpf (load mounts it, or: mount -t bpf bpf /sys/fs/bpf)");
 
 	admin = have_cap(CAP_SYS_ADMIN);
@@ -214,7 +213,6 @@ static int group_ok(const struct probe *p, enum group g)
 			return 0;
 	return 1;
 }
-
 
 int cmd_probe(int argc, char **argv)
 {

@@ -47,14 +47,9 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->json = 1;
 		break;
 	case ARGP_KEY_ARG:
-		if (a->prog)
-			argp_error(state, "run takes one program");
-		a->prog = arg;
-		break;
 	case ARGP_KEY_END:
-		if (!a->prog)
-			argp_error(state, "which program? see `iouring-bpf list`");
-		break;
+		return cli_one_arg(state, key, arg, &a->prog, "run takes one program",
+				   "which program? see `iouring-bpf list`");
 	default:
 		return prog_args_opt(&a->pa, "run", key, arg, state);
 	}

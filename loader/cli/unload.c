@@ -21,20 +21,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct unload_args *a = state->input;
 
-	switch (key) {
-	case ARGP_KEY_ARG:
-		if (a->what)
-			argp_error(state, "unload takes one argument");
-		a->what = arg;
-		break;
-	case ARGP_KEY_END:
-		if (!a->what)
-			argp_error(state, "what to unload? a name (see `iouring-bpf show`), an op id, or all");
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
+	return cli_one_arg(state, key, arg, &a->what, "unload takes one argument",
+			   "what to unload? a name (see `iouring-bpf show`), an op id, or all");
 }
 
 static const struct argp argp = {

@@ -82,30 +82,28 @@ enum iouring_bpf_loop_api iouring_bpf_kernel_loop_api(void)
 						    IOURING_BPF_LOOP_72;
 }
 
+/* per API (V3, 71, 72): the JSON key and the text for people */
+static const char *const api_names[][2] = {
+	{ "v3", "v3 struct io_uring_ops (the project's kernel)" },
+	{ "mainline-7.1",
+	  "mainline struct io_uring_bpf_ops (Linux 7.1, struct io_ring_ctx *)" },
+	{ "mainline-7.2",
+	  "mainline struct io_uring_bpf_ops (Linux 7.2+, opaque struct iou_ctx *)" },
+};
+
+static const char *api_name(enum iouring_bpf_loop_api api, int desc)
+{
+	if (api < IOURING_BPF_LOOP_V3 || api > IOURING_BPF_LOOP_72)
+		return "none";
+	return api_names[api][desc];
+}
+
 const char *iouring_bpf_loop_api_key(enum iouring_bpf_loop_api api)
 {
-	switch (api) {
-	case IOURING_BPF_LOOP_V3:
-		return "v3";
-	case IOURING_BPF_LOOP_71:
-		return "mainline-7.1";
-	case IOURING_BPF_LOOP_72:
-		return "mainline-7.2";
-	default:
-		return "none";
-	}
+	return api_name(api, 0);
 }
 
 const char *iouring_bpf_loop_api_desc(enum iouring_bpf_loop_api api)
 {
-	switch (api) {
-	case IOURING_BPF_LOOP_V3:
-		return "v3 struct io_uring_ops (the project's kernel)";
-	case IOURING_BPF_LOOP_71:
-		return "mainline struct io_uring_bpf_ops (Linux 7.1, struct io_ring_ctx *)";
-	case IOURING_BPF_LOOP_72:
-		return "mainline struct io_uring_bpf_ops (Linux 7.2+, opaque struct iou_ctx *)";
-	default:
-		return "none";
-	}
+	return api_name(api, 1);
 }

@@ -247,16 +247,6 @@ void ring_prep_rw(struct io_uring_sqe *sqe, __u8 op, int fd,
 	sqe->user_data = user_data;
 }
 
-void ring_prep_timeout(struct io_uring_sqe *sqe,
-		       const struct __kernel_timespec *ts, __u64 user_data)
-{
-	sqe->opcode = IORING_OP_TIMEOUT;
-	sqe->fd = -1;
-	sqe->addr = (__u64)(unsigned long)ts;
-	sqe->len = 1;
-	sqe->user_data = user_data;
-}
-
 void ring_prep_bpf(struct io_uring_sqe *sqe, __u32 op_flags,
 		   __u64 addr1, __u32 len1, __u16 buf_index,
 		   __u64 addr2, __u32 len2, __u64 user_data)

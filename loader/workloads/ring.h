@@ -74,8 +74,6 @@ int ring_probe_op(int ring_fd, unsigned int op);
 void ring_prep_nop(struct io_uring_sqe *sqe, __u64 user_data);
 void ring_prep_rw(struct io_uring_sqe *sqe, __u8 op, int fd,
 		  const void *addr, __u32 len, __u64 off, __u64 user_data);
-void ring_prep_timeout(struct io_uring_sqe *sqe,
-		       const struct __kernel_timespec *ts, __u64 user_data);
 /*
  * IORING_OP_BPF: buf1 addr/len (FIXED: also buf_index, and addr is a user
  * address inside the registered buffer, as for READ_FIXED), buf2 PLAIN
