@@ -2,7 +2,7 @@
 /*
  * bench.c - `iouring-bpf bench SCENARIO [--runs R] [--count N] [--json FILE]`
  *
- * Runs the scenarios of bench_*.c on the running kernel, prints a table per
+ * Runs the scenarios (nops.c, ...) on the running kernel, prints a table per
  * scenario on stdout (median, min and max over the runs) and, with --json,
  * every value of every run with what produced it: kernel, CPUs, clock
  * source, the timing mode and the QEMU settings (given by `make bench` in
@@ -190,17 +190,6 @@ long long bench_t1(struct bench_scn *s, long long t0)
 	bench_mark(s, "end %s", s->cur);
 	tracing(s, 0);
 	return t;
-}
-
-void bench_progress(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("bench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
 }
 
 const char *bench_ring_flags(unsigned int flags)
@@ -539,8 +528,8 @@ int cmd_bench(int argc, char **argv)
 		long long t0 = now_ns();
 
 		memcpy(s.alt_sets, a.alt_sets, sizeof(s.alt_sets));
-		bench_progress("%s: %lld run(s) of each mode ...", s.name,
-			       (long long)a.runs);
+		fprintf(stderr, "bench: %s: %lld run(s) of each mode ...\n",
+			s.name, a.runs);
 		ret = scenarios[idx].fn(&s);
 		bench_eval_targets(&s);
 		bench_param(&s, "elapsed", "%.1f s", (now_ns() - t0) / 1e9);

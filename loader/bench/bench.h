@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bench.h - `iouring-bpf bench SCENARIO`: what the scenarios (bench_*.c)
- * share with the driver (bench.c) and the result store (bench_stats.c).
+ * bench.h - `iouring-bpf bench SCENARIO`: what the scenarios (nops.c, ...)
+ * share with the driver (bench.c) and the result store (stats.c).
  *
  * A scenario measures a few modes, each R times, interleaved (a b c a b c
  * ...), and records every value of every run under (mode, metric, x).
@@ -65,7 +65,7 @@ struct bench_scn {
 	int			failed;		/* a check failed: results suspect */
 };
 
-/* --- bench_stats.c ---------------------------------------------------- */
+/* --- stats.c ---------------------------------------------------------- */
 
 void bench_param(struct bench_scn *s, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -98,9 +98,6 @@ void bench_mark(const struct bench_scn *s, const char *fmt, ...)
 /* the clock around a timed region: "begin CUR" and "end CUR" marks */
 long long bench_t0(struct bench_scn *s);
 long long bench_t1(struct bench_scn *s, long long t0);	/* elapsed ns */
-/* progress on stderr */
-void bench_progress(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
 /* open + set params + (loop: set ring) + (op: set id) + load + attach;
  * NULL and a message on failure (*status = the exit code) */
 struct iouring_bpf *bench_attach(const char *prog, struct ring *r, int op_id,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench_memcpy.c - `bench memcpy`: the `memcpy` IORING_OP_BPF op
+ * memcpy.c - `bench memcpy`: the `memcpy` IORING_OP_BPF op
  * (progs/memcpy.bpf.c: io_uring_bpf_req_memcpy(), buffer 1 -> buffer 2)
  * against copying the same buffers in user space.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench_nops.c - `bench nops`: Pavel Begunkov's comparison, on one kind of
+ * nops.c - `bench nops`: Pavel Begunkov's comparison, on one kind of
  * ring (SINGLE_ISSUER | DEFER_TASKRUN | NO_SQARRAY | CQSIZE, 64 SQ / 256 CQ
  * entries), a fresh one for every mode and run:
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench_op.c - `bench op-overhead`: what an IORING_OP_BPF request costs
+ * op.c - `bench op-overhead`: what an IORING_OP_BPF request costs
  * over IORING_OP_NOP. One ring (BPF | SINGLE_ISSUER | DEFER_TASKRUN |
  * NO_SQARRAY | CQSIZE, 64 SQ / 256 CQ) for both modes; the `nop` op
  * (progs/nop.bpf.c: prep_fn and issue_fn, each one atomic counter

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// SPDX-License-Identifier: GPL-2.0
 /*
- * bench_wait.c - `bench wait`: how often the application is woken, and how
+ * wait.c - `bench wait`: how often the application is woken, and how
  * late it sees completions, for a stream of completions T us apart.
  *
  * The stream: a second thread, with a ring of its own, sleeps until

@@ -62,7 +62,8 @@ static int op_id_of(int map_fd, const struct bpf_map_info *mi)
 	return ret;
 }
 
-int link_describe(int link_fd, struct link_desc *d)
+/* describe the struct_ops link behind fd; 0 or -errno */
+static int link_describe(int link_fd, struct link_desc *d)
 {
 	struct bpf_link_info li;
 	struct bpf_map_info mi;

@@ -14,8 +14,6 @@ struct link_desc {
 	int	op_id;		/* uring_bpf_ops: the registered id, else -1 */
 };
 
-/* describe the struct_ops link behind fd; 0 or -errno */
-int link_describe(int link_fd, struct link_desc *d);
 /* the links pinned in PIN_DIR; *n entries, free() the array */
 int pins_list(struct link_desc **out, int *n);
 /* every struct_ops link of the system (needs CAP_SYS_ADMIN) */

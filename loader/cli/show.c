@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "pins.h"
 
-
 /* the loop binding a link of this type runs with on this kernel */
 static const char *binding_of(const char *type)
 {

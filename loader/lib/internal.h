@@ -33,7 +33,6 @@ void *objvar_ptr_signed(struct bpf_object *obj, const char *name,
 			size_t *size, const char **sec, int *is_signed);
 void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
 		     const char *member, size_t *size);
-int int_get(const void *p, size_t size, int is_signed, long long *v);
 int int_put(void *p, size_t size, int is_signed, long long v);
 
 /* log.c: libbpf's messages */

@@ -124,7 +124,7 @@ void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
 	return NULL;
 }
 
-int int_get(const void *p, size_t size, int is_signed, long long *v)
+static int int_get(const void *p, size_t size, int is_signed, long long *v)
 {
 	/* no ?: here: it would convert the signed value to unsigned */
 	switch (size) {

@@ -501,7 +501,7 @@ int setup_cq_stats(struct run_ctx *rc)
 int run_cq_stats(struct run_ctx *rc)
 {
 	long long n = rc_count(rc, 256), zero = 0, pos = 0, neg = 0, ebadf = 0;
-	long long neg3 = 0, done = 0, bad = 0, lat = 0;
+	long long neg3 = 0, done = 0, lat = 0;
 	struct iou_cq_stats s;
 	__u64 *errno_count, *hist;
 	char line[160];
@@ -608,6 +608,5 @@ int run_cq_stats(struct run_ctx *rc)
 		 errno_count[e3] == (__u64)neg3, "errno counts differ from the app's");
 	rc_check(rc, lat == done, "latency histogram holds %lld, want %lld",
 		 lat, done);
-	(void)bad;
 	return 0;
 }

@@ -30,8 +30,8 @@ int io_uring_enter_raw(int fd, unsigned int to_submit,
 	return ret < 0 ? -errno : (int)ret;
 }
 
-int io_uring_register_raw(int fd, unsigned int op, const void *arg,
-			  unsigned int nr)
+static int io_uring_register_raw(int fd, unsigned int op, const void *arg,
+				 unsigned int nr)
 {
 	long ret = syscall(__NR_io_uring_register, fd, op, arg, nr);
 

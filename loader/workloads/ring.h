@@ -36,8 +36,6 @@ int io_uring_setup_raw(unsigned int entries, struct io_uring_params *p);
 int io_uring_enter_raw(int fd, unsigned int to_submit,
 		       unsigned int min_complete, unsigned int flags,
 		       const void *arg, size_t argsz);
-int io_uring_register_raw(int fd, unsigned int op, const void *arg,
-			  unsigned int nr);
 
 /* entries SQEs; cq_entries 0 = kernel default (2 * entries) */
 int ring_init(struct ring *r, unsigned int entries, unsigned int cq_entries,
