@@ -233,15 +233,6 @@ void bench_print_table(const struct bench_scn *s, FILE *f)
 	fputc('\n', f);
 }
 
-/* a metric's or target's x: a size, or null when it has none (x < 0) */
-static void json_x(struct json *j, double x)
-{
-	if (x >= 0)
-		json_double(j, "x", x);
-	else
-		json_null(j, "x");
-}
-
 void bench_print_json(const struct bench_scn *s, struct json *j)
 {
 	int i, k;
@@ -270,7 +261,7 @@ void bench_print_json(const struct bench_scn *s, struct json *j)
 		json_str(j, "label", m->label);
 		json_str(j, "metric", m->what);
 		json_str(j, "unit", m->unit);
-		json_x(j, m->x);
+		json_double(j, "x", m->x >= 0 ? m->x : NAN);
 		json_double(j, "median", stat_median(m->v, m->n));
 		json_double(j, "min", stat_ext(m->v, m->n, 0));
 		json_double(j, "max", stat_ext(m->v, m->n, 1));
@@ -291,15 +282,13 @@ void bench_print_json(const struct bench_scn *s, struct json *j)
 		json_str(j, "target", t->text);
 		json_str(j, "mode", t->mode);
 		json_str(j, "metric", t->what);
-		json_x(j, t->x);
+		json_double(j, "x", t->x >= 0 ? t->x : NAN);
 		json_double(j, t->op == '<' ? "at_most" : "at_least", t->bound);
-		if (t->have) {
-			json_double(j, "median", t->median);
+		json_double(j, "median", t->have ? t->median : NAN);
+		if (t->have)
 			json_bool(j, "met", t->met);
-		} else {
-			json_null(j, "median");
-			json_null(j, "met");
-		}
+		else
+			json_str(j, "met", NULL);
 		json_end(j, NULL);
 	}
 	json_end(j, "\n   ");

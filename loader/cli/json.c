@@ -113,12 +113,6 @@ void json_double(struct json *j, const char *key, double v)
 		fprintf(j->f, "%.10g", v);
 }
 
-void json_null(struct json *j, const char *key)
-{
-	member(j, key);
-	fputs("null", j->f);
-}
-
 void json_num_text(struct json *j, const char *key, const char *v)
 {
 	member(j, key);

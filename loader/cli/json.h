@@ -39,7 +39,6 @@ void json_str(struct json *j, const char *key, const char *v);
 void json_int(struct json *j, const char *key, long long v);
 void json_bool(struct json *j, const char *key, int v);
 void json_double(struct json *j, const char *key, double v);
-void json_null(struct json *j, const char *key);
 void json_num_text(struct json *j, const char *key, const char *v);
 
 #endif /* __IOURING_BPF_JSON_H */

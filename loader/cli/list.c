@@ -69,7 +69,7 @@ static void print_json(struct json *j, const struct iouring_bpf_prog *p,
 		json_obj(j, NULL);
 		json_str(j, "name", p->params[i].name);
 		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
-			json_null(j, "default");
+			json_str(j, "default", NULL);
 		else
 			json_int(j, "default", v);
 		json_str(j, "help", p->params[i].help);

@@ -247,7 +247,7 @@ int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
 	if (h->loaded)
 		return iou_fail(err, IOURING_BPF_USAGE, EBUSY,
 				"%s: parameters are set before load", h->name);
-	p = objvar_ptr_signed(h->obj, name, &size, &sec, &is_signed);
+	p = objvar_ptr(h->obj, name, &size, &sec, &is_signed);
 	if (!p || strcmp(sec, ".rodata"))
 		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
 			"%s: no parameter '%s' (a `const volatile` global of the program; see `iouring-bpf list`)",
@@ -362,7 +362,7 @@ static int set_geometry(struct iouring_bpf *h, const struct io_uring_params *p,
 		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
 				"rings with CQE32 or SQE128 are not supported by the programs' ring helpers");
 	for (i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
-		v = objvar_ptr(h->obj, g[i].name, &size, NULL);
+		v = objvar_ptr(h->obj, g[i].name, &size, NULL, NULL);
 		if (v && int_put(v, size, 0, g[i].v))
 			return iou_fail(err, IOURING_BPF_FAIL, ERANGE,
 					"%s: %s does not fit", h->name, g[i].name);
@@ -473,7 +473,7 @@ static int set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
 
 	if (h->kind != IOURING_BPF_KIND_LOOP)
 		return 0;
-	p = objvar_ptr(h->obj, "iou_api", &size, &sec);
+	p = objvar_ptr(h->obj, "iou_api", &size, &sec, NULL);
 	if (!p || strcmp(sec, ".rodata"))
 		return 0;
 	if (int_put(p, size, 0, h->api))

@@ -28,9 +28,7 @@ struct iouring_bpf {
 
 /* objvar.c: globals by name, struct_ops members by name */
 void *objvar_ptr(struct bpf_object *obj, const char *name, size_t *size,
-		 const char **sec);
-void *objvar_ptr_signed(struct bpf_object *obj, const char *name,
-			size_t *size, const char **sec, int *is_signed);
+		 const char **sec, int *is_signed);
 void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
 		     const char *member, size_t *size);
 int int_put(void *p, size_t size, int is_signed, long long v);

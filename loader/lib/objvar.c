@@ -41,13 +41,7 @@ static int btf_signed(const struct btf *btf, __u32 id)
 }
 
 void *objvar_ptr(struct bpf_object *obj, const char *name, size_t *size,
-		 const char **secp)
-{
-	return objvar_ptr_signed(obj, name, size, secp, NULL);
-}
-
-void *objvar_ptr_signed(struct bpf_object *obj, const char *name,
-			size_t *size, const char **secp, int *is_signed)
+		 const char **secp, int *is_signed)
 {
 	struct btf *btf = bpf_object__btf(obj);
 	size_t i;
@@ -178,7 +172,7 @@ int int_put(void *p, size_t size, int is_signed, long long v)
 void *iouring_bpf_var(const struct iouring_bpf *h, const char *name,
 		      size_t *size)
 {
-	return objvar_ptr(h->obj, name, size, NULL);
+	return objvar_ptr(h->obj, name, size, NULL, NULL);
 }
 
 int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
@@ -186,7 +180,7 @@ int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 {
 	int is_signed = 0;
 	size_t size;
-	void *p = objvar_ptr_signed(h->obj, name, &size, NULL, &is_signed);
+	void *p = objvar_ptr(h->obj, name, &size, NULL, &is_signed);
 
 	if (!p)
 		return -ENOENT;
