@@ -236,6 +236,42 @@ int bench_reap_ready(struct bench_scn *s, struct ring *r, unsigned int n,
 	return 0;
 }
 
+int bench_enter(struct bench_scn *s, struct ring *r, unsigned int k, int want)
+{
+	int ret;
+
+	ring_flush(r);
+	ret = io_uring_enter_raw(r->fd, k, k, IORING_ENTER_GETEVENTS, NULL, 0);
+	if (ret != (int)k) {
+		bench_fail(s, "io_uring_enter(%u, %u): %d (%s)", k, k, ret,
+			   ret < 0 ? strerror(-ret) : "short submit");
+		return -1;
+	}
+	return bench_reap_ready(s, r, k, want);
+}
+
+long long bench_batches(struct bench_scn *s, struct ring *r, long long n,
+			unsigned int batch, __u32 opf)
+{
+	long long t0 = bench_t0(s);
+	unsigned int k;
+
+	for (long long done = 0; done < n; done += k) {
+		k = n - done < batch ? n - done : batch;
+		for (unsigned int i = 0; i < k; i++) {
+			struct io_uring_sqe *sqe = ring_get_sqe(r);
+
+			if (opf)
+				ring_prep_bpf(sqe, opf, 0, 0, 0, 0, 0, done + i);
+			else
+				ring_prep_nop(sqe, done + i);
+		}
+		if (bench_enter(s, r, k, 0))
+			return -1;
+	}
+	return bench_t1(s, t0);
+}
+
 static int next_op_id = 200;
 
 int bench_free_op_id(void)

@@ -19,6 +19,12 @@
 long long now_ns(void);	/* workloads/workload.c */
 
 #define BENCH_MAX_RUNS		50
+/* the scenarios' rings: 64 SQ, 256 CQ entries (wait: 2048 CQ) */
+#define BENCH_SQ		64
+#define BENCH_CQ		256
+#define BENCH_LOOP_FLAGS	(IORING_SETUP_SINGLE_ISSUER | \
+				 IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY)
+#define BENCH_OP_FLAGS		(IORING_SETUP_BPF | BENCH_LOOP_FLAGS)
 #define BENCH_MAX_PARAMS	24
 #define BENCH_MAX_TARGETS	8
 
@@ -109,6 +115,14 @@ const char *bench_ring_flags(unsigned int flags);
 /* reap exactly n CQEs that are ready now, check res == want; -1 if not */
 int bench_reap_ready(struct bench_scn *s, struct ring *r, unsigned int n,
 		     int want);
+/* io_uring_enter(k, k, GETEVENTS) of the k queued SQEs, then reap them */
+int bench_enter(struct bench_scn *s, struct ring *r, unsigned int k, int want);
+/*
+ * n NOPs (opf 0) or IORING_OP_BPF requests without buffers (op flags
+ * opf), batch per io_uring_enter, timed: ns, or -1 if a check failed
+ */
+long long bench_batches(struct bench_scn *s, struct ring *r, long long n,
+			unsigned int batch, __u32 opf);
 
 /* --- the scenarios: 0, or an exit code ------------------------------------ */
 

@@ -19,19 +19,17 @@
 #include <string.h>
 #include "bench.h"
 
-#define L_FLAGS	(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | \
-		 IORING_SETUP_NO_SQARRAY)
-
 static const char *const steps[] = { "open", "load", "attach", "detach",
 				     "close", "total" };
 
 int bench_load(struct bench_scn *s)
 {
 	struct iouring_bpf_error err;
+	struct iouring_bpf *h = NULL;
 	struct ring r;
 	int ret, status = 0;
 
-	ret = ring_init(&r, 64, 256, L_FLAGS);
+	ret = ring_init(&r, BENCH_SQ, BENCH_CQ, BENCH_LOOP_FLAGS);
 	if (ret) {
 		bench_fail(s, "io_uring_setup: %s", strerror(-ret));
 		return EXIT_FAIL;
@@ -39,7 +37,7 @@ int bench_load(struct bench_scn *s)
 	bench_param(s, "programs", "the %zu of the catalogue (iouring-bpf list), each loaded and removed %d times",
 		    (size_t)IOURING_BPF_NR_PROGS, s->runs);
 	bench_param(s, "ring", "loop programs: %s, 64 SQ / 256 CQ; op programs: op id %d..",
-		    bench_ring_flags(L_FLAGS | IORING_SETUP_CQSIZE),
+		    bench_ring_flags(BENCH_LOOP_FLAGS | IORING_SETUP_CQSIZE),
 		    bench_free_op_id());
 	bench_param(s, "order", "every program once per run, %d runs (no warm-up)",
 		    s->runs);
@@ -47,36 +45,23 @@ int bench_load(struct bench_scn *s)
 	for (int run = 0; run < s->runs; run++) {
 		for (int p = 0; p < IOURING_BPF_NR_PROGS; p++) {
 			const struct iouring_bpf_prog *prog = iouring_bpf_prog(p);
-			struct iouring_bpf *h;
 			long long t[6];
 
 			bench_mark(s, "program %s run %d", prog->name, run);
 			t[0] = now_ns();
 			h = iouring_bpf_open_prog(prog, &err);
-			if (!h) {
-				status = report_error("bench", &err);
-				goto out;
-			}
-			if ((iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP &&
+			if (!h ||
+			    (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP &&
 			     iouring_bpf_set_ring(h, r.fd, &r.p, &err)) ||
 			    (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP &&
-			     iouring_bpf_set_op_id(h, bench_free_op_id(), &err))) {
-				status = report_error("bench", &err);
-				iouring_bpf_close(h);
-				goto out;
-			}
+			     iouring_bpf_set_op_id(h, bench_free_op_id(), &err)))
+				goto fail;
 			t[1] = now_ns();
-			if (iouring_bpf_load(h, &err)) {
-				status = report_error("bench", &err);
-				iouring_bpf_close(h);
-				goto out;
-			}
+			if (iouring_bpf_load(h, &err))
+				goto fail;
 			t[2] = now_ns();
-			if (iouring_bpf_attach_link(h, &err)) {
-				status = report_error("bench", &err);
-				iouring_bpf_close(h);
-				goto out;
-			}
+			if (iouring_bpf_attach_link(h, &err))
+				goto fail;
 			t[3] = now_ns();
 			iouring_bpf_unlink(h);
 			t[4] = now_ns();
@@ -94,4 +79,8 @@ out:
 	if (status)
 		return status;
 	return s->failed ? EXIT_FAIL : 0;
+fail:
+	status = report_error("bench", &err);
+	iouring_bpf_close(h);
+	goto out;
 }

@@ -27,12 +27,8 @@
 #include <sys/mman.h>
 #include "bench.h"
 
-#define MC_SQ		64
-#define MC_CQ		256
 #define MC_BATCH	32
 #define MC_MAX		(1024 * 1024)
-#define MC_FLAGS	(IORING_SETUP_BPF | IORING_SETUP_SINGLE_ISSUER | \
-			 IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY)
 
 static const unsigned int sizes[] = {
 	4096, 16384, 65536, 262144, 1048576,
@@ -80,7 +76,6 @@ static long long do_op(struct mc *c, unsigned int size, long long copies,
 	__u64 a1 = (__u64)(unsigned long)c->src;
 	long long t0 = bench_t0(c->s);
 	unsigned int k;
-	int ret;
 
 	for (long long done = 0; done < copies; done += k) {
 		k = copies - done < MC_BATCH ? copies - done : MC_BATCH;
@@ -88,14 +83,7 @@ static long long do_op(struct mc *c, unsigned int size, long long copies,
 			ring_prep_bpf(ring_get_sqe(&c->r), opf, a1, size, 0,
 				      (__u64)(unsigned long)c->dst, size,
 				      done + i);
-		ring_flush(&c->r);
-		ret = io_uring_enter_raw(c->r.fd, k, k, IORING_ENTER_GETEVENTS,
-					 NULL, 0);
-		if (ret != (int)k) {
-			bench_fail(c->s, "io_uring_enter(%u, %u): %d", k, k, ret);
-			return -1;
-		}
-		if (bench_reap_ready(c->s, &c->r, k, size))
+		if (bench_enter(c->s, &c->r, k, size))
 			return -1;
 	}
 	return bench_t1(c->s, t0);
@@ -168,7 +156,7 @@ int bench_memcpy(struct bench_scn *s)
 		c.src[i] = (unsigned char)(i * 2654435761u >> 11);
 	memset(c.dst, 0x5a, MC_MAX);
 
-	ret = ring_init(&c.r, MC_SQ, MC_CQ, MC_FLAGS);
+	ret = ring_init(&c.r, BENCH_SQ, BENCH_CQ, BENCH_OP_FLAGS);
 	if (ret) {
 		bench_fail(s, "io_uring_setup: %s", strerror(-ret));
 		goto out;
@@ -194,8 +182,8 @@ int bench_memcpy(struct bench_scn *s)
 		    mib, MC_BATCH);
 	bench_param(s, "buffers", "src and dst 1 MiB each, page-aligned, populated; src is fixed buffer 0");
 	bench_param(s, "ring", "%s, %u SQ / %u CQ entries",
-		    bench_ring_flags(MC_FLAGS | IORING_SETUP_CQSIZE), MC_SQ,
-		    MC_CQ);
+		    bench_ring_flags(BENCH_OP_FLAGS | IORING_SETUP_CQSIZE),
+		    BENCH_SQ, BENCH_CQ);
 	bench_param(s, "op", "progs/memcpy.bpf.c as op id %u (buffer 1 -> buffer 2, io_uring_bpf_req_memcpy)",
 		    c.op_id);
 	bench_param(s, "order", "per run: for each size: user op-plain op-fixed rw-pair; %d runs",

@@ -20,12 +20,7 @@
 #include <string.h>
 #include "bench.h"
 
-#define NOPS_SQ		64
-#define NOPS_CQ		256
 #define NOPS_BATCH	32
-#define NOPS_FLAGS	(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | \
-			 IORING_SETUP_NO_SQARRAY)
-#define SEC_NS		1000000000LL
 
 enum { MODE_A, MODE_B, MODE_C, MODE_D, NMODES };
 
@@ -38,22 +33,6 @@ static const struct {
 	{ "d", "d: batches of 32 per enter" },
 };
 
-static int enter(struct bench_scn *s, struct ring *r, unsigned int submit,
-		 unsigned int wait)
-{
-	int ret;
-
-	ring_flush(r);
-	ret = io_uring_enter_raw(r->fd, submit, wait, IORING_ENTER_GETEVENTS,
-				 NULL, 0);
-	if (ret != (int)submit) {
-		bench_fail(s, "io_uring_enter(%u, %u): %d (%s)", submit, wait,
-			   ret, ret < 0 ? strerror(-ret) : "short submit");
-		return -1;
-	}
-	return 0;
-}
-
 /* b: a link of two NOPs per io_uring_enter, n/2 times */
 static long long mode_b(struct bench_scn *s, struct ring *r, long long n)
 {
@@ -65,24 +44,7 @@ static long long mode_b(struct bench_scn *s, struct ring *r, long long n)
 		ring_prep_nop(sqe, 2 * i);
 		sqe->flags |= IOSQE_IO_LINK;
 		ring_prep_nop(ring_get_sqe(r), 2 * i + 1);
-		if (enter(s, r, 2, 2) || bench_reap_ready(s, r, 2, 0))
-			return -1;
-	}
-	return bench_t1(s, t0);
-}
-
-/* a: one NOP per io_uring_enter (batch 1); d: batches of 32 */
-static long long mode_ad(struct bench_scn *s, struct ring *r, long long n,
-			 unsigned int batch)
-{
-	long long t0 = bench_t0(s);
-	unsigned int k;
-
-	for (long long done = 0; done < n; done += k) {
-		k = n - done < batch ? n - done : batch;
-		for (unsigned int i = 0; i < k; i++)
-			ring_prep_nop(ring_get_sqe(r), done + i);
-		if (enter(s, r, k, k) || bench_reap_ready(s, r, k, 0))
+		if (bench_enter(s, r, 2, 0))
 			return -1;
 	}
 	return bench_t1(s, t0);
@@ -130,16 +92,16 @@ static long long run_mode(struct bench_scn *s, int m, long long n,
 	long long t = -1, steps = 0;
 	int ret;
 
-	ret = ring_init(&r, NOPS_SQ, NOPS_CQ, NOPS_FLAGS);
+	ret = ring_init(&r, BENCH_SQ, BENCH_CQ, BENCH_LOOP_FLAGS);
 	if (ret) {
 		bench_fail(s, "io_uring_setup(%s): %s",
-			   bench_ring_flags(NOPS_FLAGS | IORING_SETUP_CQSIZE),
+			   bench_ring_flags(BENCH_LOOP_FLAGS | IORING_SETUP_CQSIZE),
 			   strerror(-ret));
 		return -1;
 	}
 	switch (m) {
 	case MODE_A:
-		t = mode_ad(s, &r, n, 1);
+		t = bench_batches(s, &r, n, 1, 0);
 		*per_req_calls = 1;
 		break;
 	case MODE_B:
@@ -151,7 +113,7 @@ static long long run_mode(struct bench_scn *s, int m, long long n,
 		*per_req_calls = n ? (double)steps / n : 0;
 		break;
 	case MODE_D:
-		t = mode_ad(s, &r, n, NOPS_BATCH);
+		t = bench_batches(s, &r, n, NOPS_BATCH, 0);
 		*per_req_calls = 1.0 / NOPS_BATCH;
 		break;
 	}
@@ -171,8 +133,8 @@ int bench_nops(struct bench_scn *s)
 	bench_param(s, "requests", "%lld NOPs per mode and run (b: %lld links of 2)",
 		    n, n / 2);
 	bench_param(s, "ring", "%s, %u SQ / %u CQ entries, a fresh ring per mode and run",
-		    bench_ring_flags(NOPS_FLAGS | IORING_SETUP_CQSIZE), NOPS_SQ,
-		    NOPS_CQ);
+		    bench_ring_flags(BENCH_LOOP_FLAGS | IORING_SETUP_CQSIZE),
+		    BENCH_SQ, BENCH_CQ);
 	bench_param(s, "order", "warm-up (each mode once, N/10), then a b c d repeated %d times",
 		    s->runs);
 	bench_param(s, "c", "program loaded and attached before the clock starts; timed: the one io_uring_enter");

@@ -16,42 +16,7 @@
 #include <string.h>
 #include "bench.h"
 
-#define OP_SQ		64
-#define OP_CQ		256
 #define OP_BATCH	32
-#define OP_FLAGS	(IORING_SETUP_BPF | IORING_SETUP_SINGLE_ISSUER | \
-			 IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY)
-
-static long long batch_run(struct bench_scn *s, struct ring *r, long long n,
-			   __u32 bpf_opf)
-{
-	long long t0 = bench_t0(s);
-	unsigned int k;
-	int ret;
-
-	for (long long done = 0; done < n; done += k) {
-		k = n - done < OP_BATCH ? n - done : OP_BATCH;
-		for (unsigned int i = 0; i < k; i++) {
-			struct io_uring_sqe *sqe = ring_get_sqe(r);
-
-			if (bpf_opf)
-				ring_prep_bpf(sqe, bpf_opf, 0, 0, 0, 0, 0,
-					      done + i);
-			else
-				ring_prep_nop(sqe, done + i);
-		}
-		ring_flush(r);
-		ret = io_uring_enter_raw(r->fd, k, k, IORING_ENTER_GETEVENTS,
-					 NULL, 0);
-		if (ret != (int)k) {
-			bench_fail(s, "io_uring_enter(%u, %u): %d", k, k, ret);
-			return -1;
-		}
-		if (bench_reap_ready(s, r, k, 0))
-			return -1;
-	}
-	return bench_t1(s, t0);
-}
 
 int bench_op_overhead(struct bench_scn *s)
 {
@@ -63,7 +28,7 @@ int bench_op_overhead(struct bench_scn *s)
 	int ret, status = 0;
 
 	s->count = n;
-	ret = ring_init(&r, OP_SQ, OP_CQ, OP_FLAGS);
+	ret = ring_init(&r, BENCH_SQ, BENCH_CQ, BENCH_OP_FLAGS);
 	if (ret) {
 		if (ret == -EINVAL)
 			fprintf(stderr, "iouring-bpf bench: io_uring_setup(IORING_SETUP_BPF): EINVAL: this kernel has no IORING_OP_BPF\n");
@@ -82,7 +47,8 @@ int bench_op_overhead(struct bench_scn *s)
 	bench_param(s, "requests", "%lld per mode and run, %d per io_uring_enter",
 		    n, OP_BATCH);
 	bench_param(s, "ring", "%s, %u SQ / %u CQ entries, one ring for both modes",
-		    bench_ring_flags(OP_FLAGS | IORING_SETUP_CQSIZE), OP_SQ, OP_CQ);
+		    bench_ring_flags(BENCH_OP_FLAGS | IORING_SETUP_CQSIZE),
+		    BENCH_SQ, BENCH_CQ);
 	if (s->alt_prog)
 		bench_param(s, "op", "%s as op id %d (--prog, NOT the catalogue's nop)",
 			    s->alt_prog, iouring_bpf_op_id(h));
@@ -95,8 +61,8 @@ int bench_op_overhead(struct bench_scn *s)
 		     "bpf/nop", "ratio", -1, '<', 1.25);
 
 	snprintf(s->cur, sizeof(s->cur), "warm-up");
-	if (batch_run(s, &r, n / 10 + 1, 0) < 0 ||
-	    batch_run(s, &r, n / 10 + 1, opf) < 0)
+	if (bench_batches(s, &r, n / 10 + 1, OP_BATCH, 0) < 0 ||
+	    bench_batches(s, &r, n / 10 + 1, OP_BATCH, opf) < 0)
 		goto out;
 	iouring_bpf_var_int(h, "nr_prep", &prep0);
 	iouring_bpf_var_int(h, "nr_issue", &issue0);
@@ -104,9 +70,10 @@ int bench_op_overhead(struct bench_scn *s)
 		long long t_nop, t_bpf;
 
 		snprintf(s->cur, sizeof(s->cur), "nop run %d", run);
-		t_nop = batch_run(s, &r, n, 0);
+		t_nop = bench_batches(s, &r, n, OP_BATCH, 0);
 		snprintf(s->cur, sizeof(s->cur), "bpf-nop run %d", run);
-		t_bpf = t_nop < 0 ? -1 : batch_run(s, &r, n, opf);
+		t_bpf = t_nop < 0 ? -1 :
+			bench_batches(s, &r, n, OP_BATCH, opf);
 		if (t_bpf < 0)
 			goto out;
 		bench_add(s, "nop", "IORING_OP_NOP", "ns_per_req", "ns", -1,

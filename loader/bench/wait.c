@@ -44,17 +44,13 @@
 #include <sys/resource.h>
 #include "bench.h"
 
-#define W_SQ		64
 #define W_CQ		2048
-#define W_FLAGS		(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN | \
-			 IORING_SETUP_NO_SQARRAY)
 #define W_SPACING_US	100
 #define W_BATCH		8
 #define W_MIN_WAIT_US	500
 #define W_SPIN_US	200
 #define W_LEAD_NS	5000000LL
 #define W_LATE_NS	(W_SPACING_US * 1000LL)
-#define SEC_NS		1000000000LL
 
 #ifndef IOSQE_CQE_SKIP_SUCCESS
 #define IOSQE_CQE_SKIP_SUCCESS	(1U << 6)
@@ -294,7 +290,7 @@ int bench_wait(struct bench_scn *s)
 	snprintf(p2, sizeof(p2), "max_wait_us=%d", W_MIN_WAIT_US);
 	snprintf(p3, sizeof(p3), "spin_us=%d", W_SPIN_US);
 	for (m = 0; m < NMODES; m++) {
-		ret = ring_init(&w[m].ring, W_SQ, W_CQ, W_FLAGS);
+		ret = ring_init(&w[m].ring, BENCH_SQ, W_CQ, BENCH_LOOP_FLAGS);
 		if (ret) {
 			bench_fail(s, "io_uring_setup: %s", strerror(-ret));
 			goto out;
@@ -310,7 +306,8 @@ int bench_wait(struct bench_scn *s)
 	bench_param(s, "stream", "%lld CQEs posted by IORING_OP_MSG_RING from a second thread, one every %d us",
 		    k, W_SPACING_US);
 	bench_param(s, "ring", "%s, %u SQ / %u CQ entries, one ring per mode",
-		    bench_ring_flags(W_FLAGS | IORING_SETUP_CQSIZE), W_SQ, W_CQ);
+		    bench_ring_flags(BENCH_LOOP_FLAGS | IORING_SETUP_CQSIZE),
+		    BENCH_SQ, W_CQ);
 	bench_param(s, "waits", "EXT_ARG, timeout 10 s; batch %d; min_wait_usec = max_wait_us = %d; spin_us = %d",
 		    W_BATCH, W_MIN_WAIT_US, W_SPIN_US);
 	bench_param(s, "latency", "time the CQE is in user space's hands minus the time it was posted");

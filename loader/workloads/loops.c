@@ -33,8 +33,6 @@
 #include "hybrid_poll.skel.h"
 #include "cq_stats.skel.h"
 
-#define SEC_NS		1000000000LL
-
 /* a timerfd that expires once, ns from now; reading it gives 8 bytes */
 static int timer_in(int fd, long long ns)
 {

@@ -166,8 +166,8 @@ int ring_wait(struct ring *r, unsigned int min_complete, long long timeout_ns)
 	if (timeout_ns < 0)
 		return io_uring_enter_raw(r->fd, 0, min_complete,
 					  IORING_ENTER_GETEVENTS, NULL, 0);
-	ts.tv_sec = timeout_ns / 1000000000LL;
-	ts.tv_nsec = timeout_ns % 1000000000LL;
+	ts.tv_sec = timeout_ns / SEC_NS;
+	ts.tv_nsec = timeout_ns % SEC_NS;
 	memset(&arg, 0, sizeof(arg));
 	arg.ts = (__u64)(unsigned long)&ts;
 	return io_uring_enter_raw(r->fd, 0, min_complete,

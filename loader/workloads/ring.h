@@ -14,6 +14,8 @@
 #include <sys/uio.h>
 #include "uapi.h"
 
+#define SEC_NS		1000000000LL
+
 struct ring {
 	int			fd;
 	unsigned int		flags;		/* setup flags we asked for */
