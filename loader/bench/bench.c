@@ -475,10 +475,9 @@ static int check_features(int needs)
 		ret = iouring_bpf_kernel_has_type(f[i].type);
 		if (ret > 0)
 			continue;
-		fprintf(stderr, "iouring-bpf bench: kernel %s lacks %s%s; benchmarks run on the project's kernel: `make bench` boots it (or kernel/vm-run -- build/iouring-bpf bench ...)\n",
-			u.release, f[i].what,
-			ret < 0 ? " (no readable kernel BTF)" : "");
-		return EXIT_NOFEATURE;
+		return cli_fail(EXIT_NOFEATURE, "bench", "kernel %s lacks %s%s; benchmarks run on the project's kernel: `make bench` boots it (or kernel/vm-run -- build/iouring-bpf bench ...)",
+				u.release, f[i].what,
+				ret < 0 ? " (no readable kernel BTF)" : "");
 	}
 	return 0;
 }
@@ -493,30 +492,22 @@ int cmd_bench(int argc, char **argv)
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	if (!strcmp(a.scenario, "all")) {
-		if (a.have_count) {
-			fprintf(stderr, "iouring-bpf bench: --count is per scenario; name one (nops, op-overhead, memcpy, wait, load)\n");
-			return EXIT_USAGE;
-		}
+		if (a.have_count)
+			return cli_fail(EXIT_USAGE, "bench", "--count is per scenario; name one (nops, op-overhead, memcpy, wait, load)");
 		first = 0;
 		last = NSCN - 1;
 	} else {
 		idx = find_scenario(a.scenario);
-		if (idx < 0) {
-			fprintf(stderr, "iouring-bpf bench: no scenario '%s': nops, op-overhead, memcpy, wait, load or all (see --help)\n",
-				a.scenario);
-			return EXIT_USAGE;
-		}
+		if (idx < 0)
+			return cli_fail(EXIT_USAGE, "bench", "no scenario '%s': nops, op-overhead, memcpy, wait, load or all (see --help)",
+					a.scenario);
 		first = last = idx;
 	}
 	if ((a.alt_prog || a.nalt_sets) && strcmp(a.scenario, "nops") &&
-	    strcmp(a.scenario, "op-overhead")) {
-		fprintf(stderr, "iouring-bpf bench: --prog and --set are for the nops and op-overhead scenarios\n");
-		return EXIT_USAGE;
-	}
-	if (a.nalt_sets && !a.alt_prog) {
-		fprintf(stderr, "iouring-bpf bench: --set is for the program given with --prog\n");
-		return EXIT_USAGE;
-	}
+	    strcmp(a.scenario, "op-overhead"))
+		return cli_fail(EXIT_USAGE, "bench", "--prog and --set are for the nops and op-overhead scenarios");
+	if (a.nalt_sets && !a.alt_prog)
+		return cli_fail(EXIT_USAGE, "bench", "--set is for the program given with --prog");
 
 	for (idx = first; idx <= last; idx++)
 		needs |= scenarios[idx].needs;
@@ -526,11 +517,9 @@ int cmd_bench(int argc, char **argv)
 
 	if (a.json) {
 		jf = strcmp(a.json, "-") ? fopen(a.json, "w") : stdout;
-		if (!jf) {
-			fprintf(stderr, "iouring-bpf bench: cannot write %s: %s\n",
-				a.json, strerror(errno));
-			return EXIT_FAIL;
-		}
+		if (!jf)
+			return cli_fail(EXIT_FAIL, "bench", "cannot write %s: %s",
+					a.json, strerror(errno));
 	}
 	if (a.trace_marks) {
 		trace_marks_fd = open(TRACE_MARKER, O_WRONLY | O_CLOEXEC);

@@ -34,6 +34,9 @@ int cli_parse_json_only(int argc, char **argv, const char *cmd,
 /* print err (msg + detail) to stderr as "iouring-bpf CMD: ..." and
  * return its status as the exit code */
 int report_error(const char *cmd, const struct iouring_bpf_error *err);
+/* print "iouring-bpf CMD: <message>" to stderr; returns status */
+int cli_fail(int status, const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /*
  * ARGP_KEY_ARG/_END of a command taking one argument: argp_error(extra)
  * for a second one, argp_error(missing) if none; ARGP_ERR_UNKNOWN else

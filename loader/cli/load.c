@@ -148,21 +148,18 @@ int cmd_load(int argc, char **argv)
 		return report_error("load", &err);
 
 	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP && a.ring_pid) {
-		fprintf(stderr, "iouring-bpf load: %s is an IORING_OP_BPF op: it serves every IORING_SETUP_BPF ring; --ring is for loop programs (use --id N)\n",
-			iouring_bpf_name(h));
-		ret = EXIT_USAGE;
+		ret = cli_fail(EXIT_USAGE, "load", "%s is an IORING_OP_BPF op: it serves every IORING_SETUP_BPF ring; --ring is for loop programs (use --id N)",
+			       iouring_bpf_name(h));
 		goto out;
 	}
 	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP && !a.ring_pid) {
-		fprintf(stderr, "iouring-bpf load: %s is a loop program: it attaches to one ring; say which with --ring PID:FD (or try it with `iouring-bpf run %s`)\n",
-			iouring_bpf_name(h), iouring_bpf_name(h));
-		ret = EXIT_USAGE;
+		ret = cli_fail(EXIT_USAGE, "load", "%s is a loop program: it attaches to one ring; say which with --ring PID:FD (or try it with `iouring-bpf run %s`)",
+			       iouring_bpf_name(h), iouring_bpf_name(h));
 		goto out;
 	}
 	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP && a.pa.have_id) {
-		fprintf(stderr, "iouring-bpf load: %s is a loop program: --id is for IORING_OP_BPF ops\n",
-			iouring_bpf_name(h));
-		ret = EXIT_USAGE;
+		ret = cli_fail(EXIT_USAGE, "load", "%s is a loop program: --id is for IORING_OP_BPF ops",
+			       iouring_bpf_name(h));
 		goto out;
 	}
 	if (prog_args_apply(&a.pa, h, &err))
@@ -188,9 +185,8 @@ int cmd_load(int argc, char **argv)
 		snprintf(pin, sizeof(pin), "%s", iouring_bpf_name(h));
 	snprintf(path, sizeof(path), PIN_DIR "/%s", pin);
 	if (!access(path, F_OK)) {
-		fprintf(stderr, "iouring-bpf load: %s is already loaded (%s); unload it first (iouring-bpf unload %s) or pick another --name\n",
-			pin, path, pin);
-		ret = EXIT_FAIL;
+		ret = cli_fail(EXIT_FAIL, "load", "%s is already loaded (%s); unload it first (iouring-bpf unload %s) or pick another --name",
+			       pin, path, pin);
 		goto out;
 	}
 

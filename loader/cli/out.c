@@ -2,6 +2,7 @@
 /* out.c - errors, numbers and --json parsing shared by the subcommands */
 #include <argp.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -18,6 +19,18 @@ int report_error(const char *cmd, const struct iouring_bpf_error *err)
 				cmd);
 	}
 	return err->status ? err->status : EXIT_FAIL;
+}
+
+int cli_fail(int status, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "iouring-bpf %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
 }
 
 int parse_ll(const char *cmd, const char *what, const char *s,

@@ -150,40 +150,32 @@ int cmd_run(int argc, char **argv)
 	rc->json = a.json;
 	rc->prog = iouring_bpf_prog_find(a.prog);
 	if (!rc->prog) {
-		fprintf(stderr, "iouring-bpf run: no built-in program '%s' (see `iouring-bpf list`; for your own .bpf.o use `iouring-bpf load`)\n",
-			a.prog);
-		ret = EXIT_USAGE;
+		ret = cli_fail(EXIT_USAGE, "run", "no built-in program '%s' (see `iouring-bpf list`; for your own .bpf.o use `iouring-bpf load`)",
+			       a.prog);
 		goto out;
 	}
 	w = &workloads[rc->prog->id];
 	if (!w->run) {
-		fprintf(stderr, "iouring-bpf run: %s has no workload\n", a.prog);
-		ret = EXIT_FAIL;
+		ret = cli_fail(EXIT_FAIL, "run", "%s has no workload", a.prog);
 		goto out;
 	}
 	if (a.depth >= 0 && !w->depth) {
-		fprintf(stderr, "iouring-bpf run: %s has no queue depth: --depth does not apply\n",
-			a.prog);
-		ret = EXIT_USAGE;
+		ret = cli_fail(EXIT_USAGE, "run", "%s has no queue depth: --depth does not apply",
+			       a.prog);
 		goto out;
 	}
 
 	rc->h = iouring_bpf_open_prog(rc->prog, &err);
-	if (!rc->h) {
-		ret = report_error("run", &err);
-		goto out;
-	}
+	if (!rc->h)
+		goto fail;
 	loop = iouring_bpf_kind(rc->h) == IOURING_BPF_KIND_LOOP;
 	if (a.pa.have_id && loop) {
-		fprintf(stderr, "iouring-bpf run: %s is a loop program: --id is for IORING_OP_BPF ops\n",
-			a.prog);
-		ret = EXIT_USAGE;
+		ret = cli_fail(EXIT_USAGE, "run", "%s is a loop program: --id is for IORING_OP_BPF ops",
+			       a.prog);
 		goto out;
 	}
-	if (prog_args_apply(&a.pa, rc->h, &err)) {
-		ret = report_error("run", &err);
-		goto out;
-	}
+	if (prog_args_apply(&a.pa, rc->h, &err))
+		goto fail;
 	/* after --set: --count and --depth win over a --set of the same */
 	if (w->args && w->args(rc)) {
 		ret = EXIT_USAGE;
@@ -192,19 +184,15 @@ int cmd_run(int argc, char **argv)
 	/* the plain "kernel lacks it" message before anything else */
 	if (iouring_bpf_check_kernel(rc->h, &err) || make_ring(rc, &err) ||
 	    (loop && iouring_bpf_set_ring(rc->h, rc->ring.fd, &rc->ring.p,
-					  &err))) {
-		ret = report_error("run", &err);
-		goto out;
-	}
+					  &err)))
+		goto fail;
 	if (w->setup && w->setup(rc)) {
 		ret = EXIT_FAIL;
 		goto out;
 	}
 	if (iouring_bpf_load(rc->h, &err) ||
-	    iouring_bpf_attach_link(rc->h, &err)) {
-		ret = report_error("run", &err);
-		goto out;
-	}
+	    iouring_bpf_attach_link(rc->h, &err))
+		goto fail;
 
 	rc->mainline = loop &&
 		       iouring_bpf_loop_binding(rc->h) != IOURING_BPF_LOOP_V3;
@@ -261,4 +249,7 @@ out:
 	free(rc->priv);
 	free(rc);
 	return ret;
+fail:
+	ret = report_error("run", &err);
+	goto out;
 }

@@ -39,10 +39,8 @@ int cmd_show(int argc, char **argv)
 	"the name it is pinned under in " PIN_DIR " if `load` made it, and "
 	"the program's counters and exit info (its .data/.bss globals).");
 	ret = links_all(&all, &nall);
-	if (ret == -EPERM) {
-		fprintf(stderr, "iouring-bpf show: not permitted to list BPF links: needs CAP_SYS_ADMIN; run as root\n");
-		return EXIT_PERM;
-	}
+	if (ret == -EPERM)
+		return cli_fail(EXIT_PERM, "show", "not permitted to list BPF links: needs CAP_SYS_ADMIN; run as root");
 	pins_list(&pins, &npins);
 	/* pin names onto the system's links; pins whose link is gone too */
 	for (i = 0; i < npins; i++) {

@@ -65,20 +65,17 @@ int cmd_unload(int argc, char **argv)
 	char path[512];
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
-	if (strchr(a.what, '/') || !strcmp(a.what, "..")) {
-		fprintf(stderr, "iouring-bpf unload: '%s' is not a name\n",
-			a.what);
-		return EXIT_USAGE;
-	}
+	if (strchr(a.what, '/') || !strcmp(a.what, ".."))
+		return cli_fail(EXIT_USAGE, "unload", "'%s' is not a name",
+				a.what);
 	snprintf(path, sizeof(path), PIN_DIR "/%s", a.what);
 	if (strcmp(a.what, "all") && !access(path, F_OK))
 		return remove_pin(a.what);
 
 	r = pins_list(&pins, &n);
 	if (r == -EACCES || r == -EPERM) {
-		fprintf(stderr, "iouring-bpf unload: cannot read %s: %s; run as root\n",
-			PIN_DIR, strerror(-r));
-		return EXIT_PERM;
+		return cli_fail(EXIT_PERM, "unload", "cannot read %s: %s; run as root",
+				PIN_DIR, strerror(-r));
 	}
 	for (i = 0; i < n; i++) {
 		if (strcmp(a.what, "all") &&
@@ -92,9 +89,8 @@ int cmd_unload(int argc, char **argv)
 	}
 	free(pins);
 	if (!found && strcmp(a.what, "all")) {
-		fprintf(stderr, "iouring-bpf unload: nothing loaded as '%s' (`iouring-bpf show` lists what is attached; only what `load` pinned can be unloaded)\n",
-			a.what);
-		return EXIT_FAIL;
+		return cli_fail(EXIT_FAIL, "unload", "nothing loaded as '%s' (`iouring-bpf show` lists what is attached; only what `load` pinned can be unloaded)",
+				a.what);
 	}
 	if (!found)
 		printf("nothing to unload\n");
