@@ -21,19 +21,19 @@
 #include "hybrid_poll.skel.h"
 #include "cq_stats.skel.h"
 
+/* id, name, source progs/SRC.bpf.c and its object (skeleton SRC.skel.h) */
+#define PROG(ID, NAME, SRC)	.id = IOURING_BPF_PROG_##ID, .name = NAME, \
+	.file = #SRC ".bpf.c", .elf = iou_##SRC##__elf_bytes
+
 static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 	[IOURING_BPF_PROG_NOP] = {
-		.id = IOURING_BPF_PROG_NOP,
-		.name = "nop", .file = "nop.bpf.c",
+		PROG(NOP, "nop", nop),
 		.desc = "IORING_OP_BPF op that completes with res 0",
-		.elf = iou_nop__elf_bytes,
 		.example = "iouring-bpf run nop --count 1000",
 	},
 	[IOURING_BPF_PROG_MEMCPY] = {
-		.id = IOURING_BPF_PROG_MEMCPY,
-		.name = "memcpy", .file = "memcpy.bpf.c",
+		PROG(MEMCPY, "memcpy", memcpy),
 		.desc = "IORING_OP_BPF op copying buffer 1 <-> buffer 2 (kfunc)",
-		.elf = iou_memcpy__elf_bytes,
 		.example = "iouring-bpf run memcpy --count 64",
 		.params = {
 			{ "reverse", "1: copy buffer 2 -> buffer 1 by default (flag bit 0 flips it)" },
@@ -41,10 +41,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_ERRINJECT] = {
-		.id = IOURING_BPF_PROG_ERRINJECT,
-		.name = "errinject", .file = "errinject.bpf.c",
+		PROG(ERRINJECT, "errinject", errinject),
 		.desc = "IORING_OP_BPF op failing requests on purpose",
-		.elf = iou_errinject__elf_bytes,
 		.example = "iouring-bpf run errinject --count 100 --set mode=1 --set nth=10",
 		.params = {
 			{ "mode", "0 always, 1 every nth, 2 probability, 3 user_data in map fail_ud" },
@@ -54,20 +52,16 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_CHAIN] = {
-		.id = IOURING_BPF_PROG_CHAIN,
-		.name = "chain", .file = "chain.bpf.c",
+		PROG(CHAIN, "chain", chain),
 		.desc = "IORING_OP_BPF ops passing a checksum along a link chain",
-		.elf = iou_chain__elf_bytes,
 		.example = "iouring-bpf run chain --count 32",
 		.params = {
 			{ "max_len", "bytes of buffer 1 summed at most (<= 4096)" },
 		},
 	},
 	[IOURING_BPF_PROG_NOP_CHAIN] = {
-		.id = IOURING_BPF_PROG_NOP_CHAIN,
-		.name = "nop-chain", .file = "nop_chain.bpf.c",
+		PROG(NOP_CHAIN, "nop-chain", nop_chain),
 		.desc = "loop: N NOPs issued from BPF as each completes",
-		.elf = iou_nop_chain__elf_bytes,
 		.example = "iouring-bpf run nop-chain --count 100000 --depth 1",
 		.params = {
 			{ "nr", "NOPs to complete" },
@@ -75,10 +69,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_COPY] = {
-		.id = IOURING_BPF_PROG_COPY,
-		.name = "copy", .file = "copy.bpf.c",
+		PROG(COPY, "copy", copy),
 		.desc = "loop: copy a file, each write sized by the read before it",
-		.elf = iou_copy__elf_bytes,
 		.example = "iouring-bpf run copy --set block=65536",
 		.params = {
 			{ "block", "bytes per read" },
@@ -89,10 +81,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_BATCH_WAIT] = {
-		.id = IOURING_BPF_PROG_BATCH_WAIT,
-		.name = "batch-wait", .file = "batch_wait.bpf.c",
+		PROG(BATCH_WAIT, "batch-wait", batch_wait),
 		.desc = "loop: wake the app for >= batch CQEs or after max_wait_us",
-		.elf = iou_batch_wait__elf_bytes,
 		.example = "iouring-bpf run batch-wait --count 64 --set batch=8",
 		.mainline_note = "no timeout in the hook: the rest of a batch is waited for by polling (CPU busy up to max_wait_us); a call that finds SQEs submits them and returns at once",
 		.params = {
@@ -101,10 +91,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_HYBRID_POLL] = {
-		.id = IOURING_BPF_PROG_HYBRID_POLL,
-		.name = "hybrid-poll", .file = "hybrid_poll.bpf.c",
+		PROG(HYBRID_POLL, "hybrid-poll", hybrid_poll),
 		.desc = "loop: poll the CQ up to spin_us before sleeping",
-		.elf = iou_hybrid_poll__elf_bytes,
 		.example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
 		.mainline_note = "the hook hides min_complete: every wait is for `want` CQEs; a call that finds SQEs submits them and returns at once",
 		.params = {
@@ -113,10 +101,8 @@ static const struct iouring_bpf_prog progs[IOURING_BPF_NR_PROGS] = {
 		},
 	},
 	[IOURING_BPF_PROG_CQ_STATS] = {
-		.id = IOURING_BPF_PROG_CQ_STATS,
-		.name = "cq-stats", .file = "cq_stats.bpf.c",
+		PROG(CQ_STATS, "cq-stats", cq_stats),
 		.desc = "loop: count completions by result and latency, change nothing",
-		.elf = iou_cq_stats__elf_bytes,
 		.example = "iouring-bpf run cq-stats --count 256",
 		.mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted",
 		.params = {
