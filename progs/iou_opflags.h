@@ -3,7 +3,7 @@
  * iou_opflags.h - sqe->bpf_op_flags encoding for IORING_OP_BPF.
  *
  * Shared by BPF programs (through iouring_bpf.h) and user space (through
- * loader/workloads/uapi.h and loader/lib/internal.h): it includes nothing
+ * loader/workloads/ring.h and loader/lib/internal.h): it includes nothing
  * and needs only __u32 to be defined.
  *
  *   bits 31-24  op id (the uring_bpf_ops .id the request runs)

@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "uapi.h"
 #include "ring.h"
 
 static int fails, checks;
