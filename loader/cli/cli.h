@@ -47,7 +47,7 @@ error_t cli_one_arg(struct argp_state *state, int key, char *arg,
 int parse_ll(const char *cmd, const char *what, const char *s,
 	     long long min, long long max, long long *out);
 
-/* progargs.c: --set KEY=VALUE... and --id N, as load and run take them */
+/* --set KEY=VALUE... and --id N, as load and run take them */
 #define PROG_MAX_SETS	32
 struct prog_args {
 	const char	*sets[PROG_MAX_SETS + 1];
@@ -65,5 +65,25 @@ int prog_args_apply(const struct prog_args *pa, struct iouring_bpf *h,
 /* --ring PID:FD: 0, or -1 and a message naming the bad part */
 int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
 		   long long *fd);
+
+/* pins.c: struct_ops links, the ones `load` pinned and all in the system */
+struct link_desc {
+	char	pin[256];	/* name under PIN_DIR, "" if not ours */
+	__u32	link_id;
+	__u32	map_id;
+	char	map_name[32];
+	char	type[32];	/* uring_bpf_ops, io_uring_ops, or other */
+	int	op_id;		/* uring_bpf_ops: the registered id, else -1 */
+};
+
+/* the links pinned in PIN_DIR; *n entries, free() the array */
+int pins_list(struct link_desc **out, int *n);
+/* every struct_ops link of the system (needs CAP_SYS_ADMIN) */
+int links_all(struct link_desc **out, int *n);
+/*
+ * progstate.c: the program's counters and exit info, as text or (j not
+ * NULL) as the member "state" of j's current object
+ */
+void print_prog_state(const struct link_desc *d, struct json *j);
 
 #endif /* __IOURING_BPF_CLI_H */

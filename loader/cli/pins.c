@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* pins.c - see pins.h */
+/* pins.c - struct_ops links: the ones `load` pinned, all in the system */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,6 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "cli.h"
-#include "pins.h"
 
 /*
  * bpf_link_info.struct_ops.map_id (6.4+) is the first word of the info

@@ -13,7 +13,6 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "cli.h"
-#include "pins.h"
 #include "../../progs/iou_exit_info.h"
 
 /* first program id in the func-pointer members of the struct_ops value */

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "pins.h"
 
 /* the loop binding a link of this type runs with on this kernel */
 static const char *binding_of(const char *type)

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "pins.h"
 
 struct unload_args {
 	const char *what;
