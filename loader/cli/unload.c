@@ -5,7 +5,6 @@
  * the op id is free again, the ring's io_uring_enter() is normal again.
  */
 #include <argp.h>
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,32 +34,19 @@ static int remove_pin(const char *name)
 	char path[512];
 
 	snprintf(path, sizeof(path), PIN_DIR "/%s", name);
-	if (unlink(path)) {
-		int e = errno;
-
-		fprintf(stderr, "iouring-bpf unload: cannot remove %s: %s\n",
-			path, strerror(e));
-		return e == EPERM || e == EACCES ? EXIT_PERM : EXIT_FAIL;
-	}
+	if (unlink(path))
+		return cli_fail(errno == EPERM || errno == EACCES ? EXIT_PERM :
+				EXIT_FAIL, "unload", "cannot remove %s: %s", path,
+				strerror(errno));
 	printf("unloaded %s\n", name);
 	return EXIT_OK;
-}
-
-static int is_number(const char *s)
-{
-	if (!*s)
-		return 0;
-	for (; *s; s++)
-		if (!isdigit((unsigned char)*s))
-			return 0;
-	return 1;
 }
 
 int cmd_unload(int argc, char **argv)
 {
 	struct unload_args a = { 0 };
 	struct link_desc *pins = NULL;
-	int n = 0, i, ret = EXIT_OK, found = 0, r;
+	int n = 0, i, ret = EXIT_OK, found = 0, r, opid;
 	char path[512];
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
@@ -72,14 +58,14 @@ int cmd_unload(int argc, char **argv)
 		return remove_pin(a.what);
 
 	r = pins_list(&pins, &n);
-	if (r == -EACCES || r == -EPERM) {
+	if (r == -EACCES || r == -EPERM)
 		return cli_fail(EXIT_PERM, "unload", "cannot read %s: %s; run as root",
 				PIN_DIR, strerror(-r));
-	}
+	/* digits only: an op id */
+	opid = *a.what && !a.what[strspn(a.what, "0123456789")] ?
+	       atoi(a.what) : -1;
 	for (i = 0; i < n; i++) {
-		if (strcmp(a.what, "all") &&
-		    !(is_number(a.what) && pins[i].op_id >= 0 &&
-		      pins[i].op_id == atoi(a.what)))
+		if (strcmp(a.what, "all") && (opid < 0 || pins[i].op_id != opid))
 			continue;
 		found++;
 		r = remove_pin(pins[i].pin);
@@ -87,10 +73,9 @@ int cmd_unload(int argc, char **argv)
 			ret = r;
 	}
 	free(pins);
-	if (!found && strcmp(a.what, "all")) {
+	if (!found && strcmp(a.what, "all"))
 		return cli_fail(EXIT_FAIL, "unload", "nothing loaded as '%s' (`iouring-bpf show` lists what is attached; only what `load` pinned can be unloaded)",
 				a.what);
-	}
 	if (!found)
 		printf("nothing to unload\n");
 	return ret;
