@@ -561,12 +561,9 @@ int run_cq_stats(struct run_ctx *rc)
 		for (unsigned int i = 0; i < ready; i++) {
 			struct io_uring_cqe *c = ring_peek_cqe(&rc->ring);
 
-			if (c->res == 0)
-				zero++;
-			else if (c->res > 0)
-				pos++;
-			else
-				neg++;
+			zero += c->res == 0;
+			pos += c->res > 0;
+			neg += c->res < 0;
 			ebadf += c->res == -EBADF;
 			neg3 += c->res == -e3;
 			ring_cq_advance(&rc->ring, 1);

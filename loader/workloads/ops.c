@@ -22,7 +22,7 @@
 /* nop: N BPF NOPs, then as many IORING_OP_NOPs to compare the cost */
 int run_nop(struct run_ctx *rc)
 {
-	long long n = rc_count(rc, 1000), done, bad = 0, t_bpf, t_nop;
+	long long n = rc_count(rc, 1000), done, bad = 0, t[2];
 	struct io_uring_cqe cqes[BATCH];
 	struct iou_nop s;
 	unsigned int i, k;
@@ -52,18 +52,15 @@ int run_nop(struct run_ctx *rc)
 						 (unsigned long long)cqes[i].user_data,
 						 cqes[i].res);
 		}
-		if (pass == 0)
-			t_bpf = now_ns() - t0;
-		else
-			t_nop = now_ns() - t0;
+		t[pass] = now_ns() - t0;	/* 0: BPF, 1: IORING_OP_NOP */
 	}
 	rc_num(rc, "requests", n);
 	rc_num(rc, "bad_res", bad);
 	RC_NUM(rc, s.bss, nr_prep);
 	RC_NUM(rc, s.bss, nr_issue);
 	if (n) {
-		rc_out(rc, "ns_per_bpf_nop", "%lld", t_bpf / n);
-		rc_out(rc, "ns_per_iouring_nop", "%lld", t_nop / n);
+		rc_out(rc, "ns_per_bpf_nop", "%lld", t[0] / n);
+		rc_out(rc, "ns_per_iouring_nop", "%lld", t[1] / n);
 	}
 	rc_check(rc, !bad, "%lld requests completed with res != 0", bad);
 	rc_check(rc, s.bss->nr_prep == (__u64)n, "prep_fn ran %lld times, want %lld",
@@ -94,9 +91,10 @@ int run_memcpy(struct run_ctx *rc)
 	long long reverse = RC_VIEW(rc, &s, rodata)->reverse;
 	long long max_len = s.rodata->max_len;
 	unsigned char *fixed, *b1, *b2, *expect, *src, *dst;
-	struct io_uring_cqe cqe;
+	struct io_uring_cqe cqe = { 0 };
 	unsigned int seed = 1;
 	struct iovec iov;
+	char why[48];
 	int ret;
 
 	RC_VIEW(rc, &s, bss);
@@ -141,22 +139,15 @@ int run_memcpy(struct run_ctx *rc)
 			      (__u64)(unsigned long)one, len, 0,
 			      (__u64)(unsigned long)two, len, i);
 		ret = rc_reap(rc, &cqe, 1);
-		if (!ret && cqe.res != (int)want) {
-			if (!bad++)
-				rc_check(rc, 0, "request %lld (%u bytes, %s, %s%s): res %d, want %u",
-					 i, len, use_fixed ? "fixed" : "plain",
-					 rev ? "2->1" : "1->2",
-					 fresh ? ", untouched buffer 2" : "",
-					 cqe.res, want);
-		} else if (!ret && memcmp(dst, expect, want)) {
-			if (!bad++)
-				rc_check(rc, 0, "request %lld (%u bytes, %s, %s%s): data differs",
-					 i, len, use_fixed ? "fixed" : "plain",
-					 rev ? "2->1" : "1->2",
-					 fresh ? ", untouched buffer 2" : "");
-		} else if (!ret) {
+		snprintf(why, sizeof(why), "res %d, want %u", cqe.res, want);
+		if (!ret && cqe.res == (int)want && !memcmp(dst, expect, want))
 			bytes += want;
-		}
+		else if (!ret && !bad++)
+			rc_check(rc, 0, "request %lld (%u bytes, %s, %s%s): %s",
+				 i, len, use_fixed ? "fixed" : "plain",
+				 rev ? "2->1" : "1->2",
+				 fresh ? ", untouched buffer 2" : "",
+				 cqe.res != (int)want ? why : "data differs");
 		if (fresh)
 			munmap(two, MAXSZ);
 		if (ret)
@@ -351,18 +342,13 @@ int run_chain(struct run_ctx *rc)
 		if (one_chain(rc, i + 1, a, b, len, c))
 			return -1;
 		if (!corrupt && (c[0].res != (int)want || c[1].res != (int)want ||
-				 c[2].res != 0)) {
-			if (!bad++)
-				rc_check(rc, 0, "chain %lld (%u bytes): res %d, %d, %d; want %u, %u, 0",
-					 i, len, c[0].res, c[1].res, c[2].res,
-					 want, want);
-		}
+				 c[2].res != 0) && !bad++)
+			rc_check(rc, 0, "chain %lld (%u bytes): res %d, %d, %d; want %u, %u, 0",
+				 i, len, c[0].res, c[1].res, c[2].res, want, want);
 		if (corrupt && (c[0].res != (int)want || c[1].res != -EBADMSG ||
-				c[2].res != -ECANCELED)) {
-			if (!bad++)
-				rc_check(rc, 0, "corrupted chain %lld: res %d, %d, %d; want %u, -EBADMSG, -ECANCELED",
-					 i, c[0].res, c[1].res, c[2].res, want);
-		}
+				c[2].res != -ECANCELED) && !bad++)
+			rc_check(rc, 0, "corrupted chain %lld: res %d, %d, %d; want %u, -EBADMSG, -ECANCELED",
+				 i, c[0].res, c[1].res, c[2].res, want);
 	}
 	/* VERIFY with no COMPUTE before it */
 	ring_prep_bpf(ring_get_sqe(&rc->ring),
