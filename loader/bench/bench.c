@@ -446,14 +446,6 @@ static void json_env(const struct bench_env *e, struct json *j, int argc,
 
 /* --- the command -------------------------------------------------------- */
 
-static int find_scenario(const char *name)
-{
-	for (size_t i = 0; i < NSCN; i++)
-		if (!strcmp(scenarios[i].name, name))
-			return i;
-	return -1;
-}
-
 static int check_features(int needs)
 {
 	static const struct { int need; const char *type, *what; } f[] = {
@@ -497,8 +489,10 @@ int cmd_bench(int argc, char **argv)
 		first = 0;
 		last = NSCN - 1;
 	} else {
-		idx = find_scenario(a.scenario);
-		if (idx < 0)
+		for (idx = 0; idx < (int)NSCN; idx++)
+			if (!strcmp(scenarios[idx].name, a.scenario))
+				break;
+		if (idx == (int)NSCN)
 			return cli_fail(EXIT_USAGE, "bench", "no scenario '%s': nops, op-overhead, memcpy, wait, load or all (see --help)",
 					a.scenario);
 		first = last = idx;

@@ -50,10 +50,7 @@ struct probe {
 	enum iouring_bpf_loop_api api;
 };
 
-static struct item *add(struct probe *p, const char *name, enum group g,
-			int ok, const char *fix, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-
+__attribute__((format(printf, 6, 7)))
 static struct item *add(struct probe *p, const char *name, enum group g,
 			int ok, const char *fix, const char *fmt, ...)
 {

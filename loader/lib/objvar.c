@@ -120,22 +120,18 @@ void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
 
 static int int_get(const void *p, size_t size, int is_signed, long long *v)
 {
-	/* no ?: here: it would convert the signed value to unsigned */
+	/* both arms long long: a plain ?: would make the signed one unsigned */
 	switch (size) {
 	case 1:
-		*v = *(const __u8 *)p;
-		if (is_signed)
-			*v = *(const __s8 *)p;
+		*v = is_signed ? (long long)*(const __s8 *)p : *(const __u8 *)p;
 		return 0;
 	case 2:
-		*v = *(const __u16 *)p;
-		if (is_signed)
-			*v = *(const __s16 *)p;
+		*v = is_signed ? (long long)*(const __s16 *)p :
+				 *(const __u16 *)p;
 		return 0;
 	case 4:
-		*v = *(const __u32 *)p;
-		if (is_signed)
-			*v = *(const __s32 *)p;
+		*v = is_signed ? (long long)*(const __s32 *)p :
+				 (long long)*(const __u32 *)p;
 		return 0;
 	case 8:
 		*v = *(const __s64 *)p;
