@@ -206,38 +206,15 @@ const char *bench_ring_flags(unsigned int flags)
 
 	buf[0] = '\0';
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (flags & names[i].f)
+		if ((flags | IORING_SETUP_CQSIZE) & names[i].f)
 			off += snprintf(buf + off, sizeof(buf) - off, "%s%s",
 					off ? "|" : "", names[i].n);
 	return buf;
 }
 
-int bench_reap_ready(struct bench_scn *s, struct ring *r, unsigned int n,
-		     int want)
-{
-	unsigned int i, ready = ring_cq_ready(r);
-
-	if (ready < n) {
-		bench_fail(s, "%u CQEs ready, want %u", ready, n);
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		struct io_uring_cqe *c = ring_peek_cqe(r);
-
-		if (c->res != want) {
-			bench_fail(s, "CQE user_data %llu: res %d, want %d",
-				   (unsigned long long)c->user_data, c->res,
-				   want);
-			ring_cq_advance(r, n - i);
-			return -1;
-		}
-		ring_cq_advance(r, 1);
-	}
-	return 0;
-}
-
 int bench_enter(struct bench_scn *s, struct ring *r, unsigned int k, int want)
 {
+	unsigned int i, ready;
 	int ret;
 
 	ring_flush(r);
@@ -247,7 +224,25 @@ int bench_enter(struct bench_scn *s, struct ring *r, unsigned int k, int want)
 			   ret < 0 ? strerror(-ret) : "short submit");
 		return -1;
 	}
-	return bench_reap_ready(s, r, k, want);
+	/* exactly k CQEs, ready now, each with res want */
+	ready = ring_cq_ready(r);
+	if (ready < k) {
+		bench_fail(s, "%u CQEs ready, want %u", ready, k);
+		return -1;
+	}
+	for (i = 0; i < k; i++) {
+		struct io_uring_cqe *c = ring_peek_cqe(r);
+
+		if (c->res != want) {
+			bench_fail(s, "CQE user_data %llu: res %d, want %d",
+				   (unsigned long long)c->user_data, c->res,
+				   want);
+			ring_cq_advance(r, k - i);
+			return -1;
+		}
+		ring_cq_advance(r, 1);
+	}
+	return 0;
 }
 
 long long bench_batches(struct bench_scn *s, struct ring *r, long long n,
@@ -279,7 +274,7 @@ int bench_free_op_id(void)
 	return next_op_id;
 }
 
-struct iouring_bpf *bench_attach(const char *prog, struct ring *r, int op_id,
+struct iouring_bpf *bench_attach(const char *prog, struct ring *r,
 				 const char *const *params, int *status)
 {
 	struct iouring_bpf_error err;
@@ -293,20 +288,16 @@ struct iouring_bpf *bench_attach(const char *prog, struct ring *r, int op_id,
 		for (const char *const *p = params; p && *p; p++)
 			if (iouring_bpf_set(h, *p, &err))
 				goto fail;
-		if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP) {
-			if (iouring_bpf_set_ring(h, r->fd, &r->p, &err))
-				goto fail;
-		} else if (iouring_bpf_set_op_id(h, op_id >= 0 ? op_id :
-						 next_op_id, &err)) {
-			goto fail;
-		}
-		if (iouring_bpf_load(h, &err))
+		if ((iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP ?
+		     iouring_bpf_set_ring(h, r->fd, &r->p, &err) :
+		     iouring_bpf_set_op_id(h, next_op_id, &err)) ||
+		    iouring_bpf_load(h, &err))
 			goto fail;
 		if (!iouring_bpf_attach_link(h, &err))
 			return h;
 		/* an op id someone else registered: take the next one */
 		if (iouring_bpf_kind(h) != IOURING_BPF_KIND_OP ||
-		    err.err != EBUSY || op_id >= 0)
+		    err.err != EBUSY)
 			goto fail;
 		iouring_bpf_close(h);
 		next_op_id = next_op_id == 255 ? 200 : next_op_id + 1;

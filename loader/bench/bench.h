@@ -104,18 +104,18 @@ void bench_mark(const struct bench_scn *s, const char *fmt, ...)
 /* the clock around a timed region: "begin CUR" and "end CUR" marks */
 long long bench_t0(struct bench_scn *s);
 long long bench_t1(struct bench_scn *s, long long t0);	/* elapsed ns */
-/* open + set params + (loop: set ring) + (op: set id) + load + attach;
- * NULL and a message on failure (*status = the exit code) */
-struct iouring_bpf *bench_attach(const char *prog, struct ring *r, int op_id,
+/* open + set params + (loop: set ring) + (op: a free op id) + load +
+ * attach; NULL and a message on failure (*status = the exit code) */
+struct iouring_bpf *bench_attach(const char *prog, struct ring *r,
 				 const char *const *params, int *status);
 /* an unused op id for IORING_OP_BPF ops the bench registers */
 int bench_free_op_id(void);
-/* the ring flags as text */
+/* the ring flags as text, with CQSIZE (every scenario sets the CQ size) */
 const char *bench_ring_flags(unsigned int flags);
-/* reap exactly n CQEs that are ready now, check res == want; -1 if not */
-int bench_reap_ready(struct bench_scn *s, struct ring *r, unsigned int n,
-		     int want);
-/* io_uring_enter(k, k, GETEVENTS) of the k queued SQEs, then reap them */
+/*
+ * io_uring_enter(k, k, GETEVENTS) of the k queued SQEs, then reap exactly
+ * k CQEs that are ready now, each with res want; 0, or -1 if not
+ */
 int bench_enter(struct bench_scn *s, struct ring *r, unsigned int k, int want);
 /*
  * n NOPs (opf 0) or IORING_OP_BPF requests without buffers (op flags

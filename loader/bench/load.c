@@ -37,8 +37,7 @@ int bench_load(struct bench_scn *s)
 	bench_param(s, "programs", "the %zu of the catalogue (iouring-bpf list), each loaded and removed %d times",
 		    (size_t)IOURING_BPF_NR_PROGS, s->runs);
 	bench_param(s, "ring", "loop programs: %s, 64 SQ / 256 CQ; op programs: op id %d..",
-		    bench_ring_flags(BENCH_LOOP_FLAGS | IORING_SETUP_CQSIZE),
-		    bench_free_op_id());
+		    bench_ring_flags(BENCH_LOOP_FLAGS), bench_free_op_id());
 	bench_param(s, "order", "every program once per run, %d runs (no warm-up)",
 		    s->runs);
 

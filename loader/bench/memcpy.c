@@ -173,7 +173,7 @@ int bench_memcpy(struct bench_scn *s)
 		bench_fail(s, "memfd: %s", strerror(errno));
 		goto out;
 	}
-	h = bench_attach("memcpy", &c.r, -1, NULL, &status);
+	h = bench_attach("memcpy", &c.r, NULL, &status);
 	if (!h)
 		goto out;
 	c.op_id = iouring_bpf_op_id(h);
@@ -182,8 +182,7 @@ int bench_memcpy(struct bench_scn *s)
 		    mib, MC_BATCH);
 	bench_param(s, "buffers", "src and dst 1 MiB each, page-aligned, populated; src is fixed buffer 0");
 	bench_param(s, "ring", "%s, %u SQ / %u CQ entries",
-		    bench_ring_flags(BENCH_OP_FLAGS | IORING_SETUP_CQSIZE),
-		    BENCH_SQ, BENCH_CQ);
+		    bench_ring_flags(BENCH_OP_FLAGS), BENCH_SQ, BENCH_CQ);
 	bench_param(s, "op", "progs/memcpy.bpf.c as op id %u (buffer 1 -> buffer 2, io_uring_bpf_req_memcpy)",
 		    c.op_id);
 	bench_param(s, "order", "per run: for each size: user op-plain op-fixed rw-pair; %d runs",

@@ -63,8 +63,8 @@ static long long mode_c(struct bench_scn *s, struct ring *r, long long n,
 	snprintf(nr, sizeof(nr), "nr=%lld", n);
 	for (i = 0; s->alt_sets[i]; i++)
 		params[2 + i] = s->alt_sets[i];
-	h = bench_attach(s->alt_prog ? s->alt_prog : "nop-chain", r, -1,
-			 params, status);
+	h = bench_attach(s->alt_prog ? s->alt_prog : "nop-chain", r, params,
+			 status);
 	if (!h)
 		return -1;
 	t0 = bench_t0(s);
@@ -95,8 +95,7 @@ static long long run_mode(struct bench_scn *s, int m, long long n,
 	ret = ring_init(&r, BENCH_SQ, BENCH_CQ, BENCH_LOOP_FLAGS);
 	if (ret) {
 		bench_fail(s, "io_uring_setup(%s): %s",
-			   bench_ring_flags(BENCH_LOOP_FLAGS | IORING_SETUP_CQSIZE),
-			   strerror(-ret));
+			   bench_ring_flags(BENCH_LOOP_FLAGS), strerror(-ret));
 		return -1;
 	}
 	switch (m) {
@@ -133,8 +132,7 @@ int bench_nops(struct bench_scn *s)
 	bench_param(s, "requests", "%lld NOPs per mode and run (b: %lld links of 2)",
 		    n, n / 2);
 	bench_param(s, "ring", "%s, %u SQ / %u CQ entries, a fresh ring per mode and run",
-		    bench_ring_flags(BENCH_LOOP_FLAGS | IORING_SETUP_CQSIZE),
-		    BENCH_SQ, BENCH_CQ);
+		    bench_ring_flags(BENCH_LOOP_FLAGS), BENCH_SQ, BENCH_CQ);
 	bench_param(s, "order", "warm-up (each mode once, N/10), then a b c d repeated %d times",
 		    s->runs);
 	bench_param(s, "c", "program loaded and attached before the clock starts; timed: the one io_uring_enter");

@@ -36,7 +36,7 @@ int bench_op_overhead(struct bench_scn *s)
 			bench_fail(s, "io_uring_setup: %s", strerror(-ret));
 		return ret == -EINVAL ? EXIT_NOFEATURE : EXIT_FAIL;
 	}
-	h = bench_attach(s->alt_prog ? s->alt_prog : "nop", &r, -1,
+	h = bench_attach(s->alt_prog ? s->alt_prog : "nop", &r,
 			 s->alt_prog ? s->alt_sets : NULL, &status);
 	if (!h) {
 		ring_exit(&r);
@@ -47,8 +47,7 @@ int bench_op_overhead(struct bench_scn *s)
 	bench_param(s, "requests", "%lld per mode and run, %d per io_uring_enter",
 		    n, OP_BATCH);
 	bench_param(s, "ring", "%s, %u SQ / %u CQ entries, one ring for both modes",
-		    bench_ring_flags(BENCH_OP_FLAGS | IORING_SETUP_CQSIZE),
-		    BENCH_SQ, BENCH_CQ);
+		    bench_ring_flags(BENCH_OP_FLAGS), BENCH_SQ, BENCH_CQ);
 	if (s->alt_prog)
 		bench_param(s, "op", "%s as op id %d (--prog, NOT the catalogue's nop)",
 			    s->alt_prog, iouring_bpf_op_id(h));

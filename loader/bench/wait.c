@@ -297,7 +297,7 @@ int bench_wait(struct bench_scn *s)
 		}
 		if (!modes[m].prog)
 			continue;
-		w[m].h = bench_attach(modes[m].prog, &w[m].ring, -1,
+		w[m].h = bench_attach(modes[m].prog, &w[m].ring,
 				      m == W_BATCHWAIT ? bw_params : hp_params,
 				      &status);
 		if (!w[m].h)
@@ -306,8 +306,7 @@ int bench_wait(struct bench_scn *s)
 	bench_param(s, "stream", "%lld CQEs posted by IORING_OP_MSG_RING from a second thread, one every %d us",
 		    k, W_SPACING_US);
 	bench_param(s, "ring", "%s, %u SQ / %u CQ entries, one ring per mode",
-		    bench_ring_flags(BENCH_LOOP_FLAGS | IORING_SETUP_CQSIZE),
-		    BENCH_SQ, W_CQ);
+		    bench_ring_flags(BENCH_LOOP_FLAGS), BENCH_SQ, W_CQ);
 	bench_param(s, "waits", "EXT_ARG, timeout 10 s; batch %d; min_wait_usec = max_wait_us = %d; spin_us = %d",
 		    W_BATCH, W_MIN_WAIT_US, W_SPIN_US);
 	bench_param(s, "latency", "time the CQE is in user space's hands minus the time it was posted");
