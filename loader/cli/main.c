@@ -22,7 +22,6 @@ int cli_verbose;
 /* --version: ours, the libbpf we run with and where it came from */
 static void print_version(FILE *f, struct argp_state *state)
 {
-	(void)state;
 	fprintf(f, "iouring-bpf %s\nlibbpf %u.%u (%s)\n", IOURING_BPF_VERSION,
 		libbpf_major_version(), libbpf_minor_version(),
 		IOURING_BPF_LIBBPF);
@@ -84,7 +83,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct main_args *a = state->input;
 
-	(void)arg;
 	switch (key) {
 	case 'v':
 		cli_verbose = 1;

@@ -85,7 +85,6 @@ static error_t json_only_parse(int key, char *arg, struct argp_state *state)
 {
 	struct json_only_args *a = state->input;
 
-	(void)arg;
 	switch (key) {
 	case 'j':
 		a->json = 1;

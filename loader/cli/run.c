@@ -88,7 +88,6 @@ static volatile sig_atomic_t watchdog_fired;
 
 static void watchdog(int sig)
 {
-	(void)sig;
 	watchdog_fired = 1;
 }
 

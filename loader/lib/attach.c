@@ -414,24 +414,15 @@ int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 	return 0;
 }
 
-static int check_btf(struct iouring_bpf_error *err)
-{
-	int ret = iou_kernel_has("io_uring_ops", BTF_KIND_STRUCT);
-
-	if (ret >= 0)
-		return 0;
-	return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
-		"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel (make kernel, kernel/vm-run) or a stock Linux 7.1+ kernel",
-		kernel_release(), strerror(-ret));
-}
-
 static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	enum iouring_bpf_loop_api api;
-	int ret = check_btf(err);
+	int ret = iou_kernel_has("io_uring_ops", BTF_KIND_STRUCT);
 
-	if (ret)
-		return ret;
+	if (ret < 0)
+		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
+			"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel (make kernel, kernel/vm-run) or a stock Linux 7.1+ kernel",
+			kernel_release(), strerror(-ret));
 	if (h->kind == IOURING_BPF_KIND_OP) {
 		if (iou_kernel_has("uring_bpf_ops", BTF_KIND_STRUCT) > 0)
 			return 0;
