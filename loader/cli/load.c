@@ -140,24 +140,24 @@ int cmd_load(int argc, char **argv)
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	char pin[256], path[512];
-	int ring = -1, ret = EXIT_OK;
+	int ring = -1, ret = EXIT_OK, loop;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	h = iouring_bpf_open(a.prog, &err);
 	if (!h)
 		return report_error("load", &err);
-
-	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP && a.ring_pid) {
+	loop = iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP;
+	if (!loop && a.ring_pid) {
 		ret = cli_fail(EXIT_USAGE, "load", "%s is an IORING_OP_BPF op: it serves every IORING_SETUP_BPF ring; --ring is for loop programs (use --id N)",
 			       iouring_bpf_name(h));
 		goto out;
 	}
-	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP && !a.ring_pid) {
+	if (loop && !a.ring_pid) {
 		ret = cli_fail(EXIT_USAGE, "load", "%s is a loop program: it attaches to one ring; say which with --ring PID:FD (or try it with `iouring-bpf run %s`)",
 			       iouring_bpf_name(h), iouring_bpf_name(h));
 		goto out;
 	}
-	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP && a.pa.have_id) {
+	if (loop && a.pa.have_id) {
 		ret = cli_fail(EXIT_USAGE, "load", "%s is a loop program: --id is for IORING_OP_BPF ops",
 			       iouring_bpf_name(h));
 		goto out;
@@ -165,24 +165,21 @@ int cmd_load(int argc, char **argv)
 	if (prog_args_apply(&a.pa, h, &err))
 		goto fail;
 
-	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP) {
+	if (loop) {
 		/* say "kernel lacks it" before poking at other processes */
 		if (iouring_bpf_check_kernel(h, &err))
 			goto fail;
 		ring = grab_fd(a.ring_pid, a.ring_fd, &err);
-		if (ring < 0)
-			goto fail;
-		if (iouring_bpf_set_ring(h, ring, NULL, &err))
+		if (ring < 0 || iouring_bpf_set_ring(h, ring, NULL, &err))
 			goto fail;
 	}
 
-	if (a.name)
-		snprintf(pin, sizeof(pin), "%s", a.name);
-	else if (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP)
+	if (loop && !a.name)
 		snprintf(pin, sizeof(pin), "%s-%d-%d", iouring_bpf_name(h),
 			 a.ring_pid, a.ring_fd);
 	else
-		snprintf(pin, sizeof(pin), "%s", iouring_bpf_name(h));
+		snprintf(pin, sizeof(pin), "%s",
+			 a.name ? a.name : iouring_bpf_name(h));
 	snprintf(path, sizeof(path), PIN_DIR "/%s", pin);
 	if (!access(path, F_OK)) {
 		ret = cli_fail(EXIT_FAIL, "load", "%s is already loaded (%s); unload it first (iouring-bpf unload %s) or pick another --name",
@@ -194,7 +191,7 @@ int cmd_load(int argc, char **argv)
 	    iouring_bpf_pin(h, path, &err))
 		goto fail;
 
-	if (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP)
+	if (!loop)
 		printf("loaded %s: IORING_OP_BPF op id %d for every IORING_SETUP_BPF ring; pinned at %s\n",
 		       iouring_bpf_name(h), iouring_bpf_op_id(h), path);
 	else

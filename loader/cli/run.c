@@ -102,17 +102,6 @@ static void watchdog_arm(void)
 	alarm(RUN_WATCHDOG_S);
 }
 
-static void print_binding(struct run_ctx *rc)
-{
-	enum iouring_bpf_loop_api api = iouring_bpf_loop_binding(rc->h);
-
-	if (iouring_bpf_kind(rc->h) != IOURING_BPF_KIND_LOOP)
-		return;
-	rc_out(rc, "binding", "%s", iouring_bpf_loop_api_key(api));
-	if (rc->mainline && rc->prog->mainline_note)
-		rc_out(rc, "on_mainline", "%s", rc->prog->mainline_note);
-}
-
 static int make_ring(struct run_ctx *rc, struct iouring_bpf_error *err)
 {
 	struct io_uring_params p = { .cq_entries = 256 };
@@ -133,6 +122,7 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .count = -1, .depth = -1 };
 	struct iouring_bpf_error err;
+	enum iouring_bpf_loop_api api;
 	const struct workload *w;
 	struct run_ctx *rc;
 	struct json j;
@@ -193,8 +183,8 @@ int cmd_run(int argc, char **argv)
 	    iouring_bpf_attach_link(rc->h, &err))
 		goto fail;
 
-	rc->mainline = loop &&
-		       iouring_bpf_loop_binding(rc->h) != IOURING_BPF_LOOP_V3;
+	api = iouring_bpf_loop_binding(rc->h);
+	rc->mainline = loop && api != IOURING_BPF_LOOP_V3;
 	if (!rc->json) {
 		printf("run %s (%s, struct %s", rc->prog->name,
 		       iouring_bpf_kind_name(iouring_bpf_kind(rc->h)),
@@ -202,11 +192,13 @@ int cmd_run(int argc, char **argv)
 		if (!loop)
 			printf(", op id %d", iouring_bpf_op_id(rc->h));
 		else
-			printf(", binding %s",
-			       iouring_bpf_loop_api_desc(iouring_bpf_loop_binding(rc->h)));
+			printf(", binding %s", iouring_bpf_loop_api_desc(api));
 		printf(")\n");
 	}
-	print_binding(rc);
+	if (loop)
+		rc_out(rc, "binding", "%s", iouring_bpf_loop_api_key(api));
+	if (rc->mainline && rc->prog->mainline_note)
+		rc_out(rc, "on_mainline", "%s", rc->prog->mainline_note);
 	if (rc->mainline)
 		watchdog_arm();
 	t0 = now_ns();

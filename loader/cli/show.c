@@ -19,12 +19,6 @@ static const char *binding_of(const char *type)
 	return NULL;
 }
 
-static int ours(const char *type)
-{
-	return !strcmp(type, "uring_bpf_ops") || !strcmp(type, "io_uring_ops") ||
-	       !strcmp(type, "io_uring_bpf_ops");
-}
-
 int cmd_show(int argc, char **argv)
 {
 	struct link_desc *all = NULL, *pins = NULL;
@@ -65,7 +59,9 @@ int cmd_show(int argc, char **argv)
 
 		if (i >= nall && !d->pin[0])
 			continue;
-		if (i < nall && !ours(d->type))
+		/* ours: uring_bpf_ops, or a loop type (it has a binding) */
+		if (i < nall && strcmp(d->type, "uring_bpf_ops") &&
+		    !binding_of(d->type))
 			continue;
 		if (json) {
 			json_break(&w, "\n  ");
