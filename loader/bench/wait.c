@@ -52,10 +52,6 @@
 #define W_LEAD_NS	5000000LL
 #define W_LATE_NS	(W_SPACING_US * 1000LL)
 
-#ifndef IOSQE_CQE_SKIP_SUCCESS
-#define IOSQE_CQE_SKIP_SUCCESS	(1U << 6)
-#endif
-
 enum { W_MIN1, W_MIN8, W_MINWAIT, W_BATCHWAIT, W_HYBRID, NMODES };
 
 static const struct {

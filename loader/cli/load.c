@@ -17,13 +17,6 @@
 #include <sys/syscall.h>
 #include "cli.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open	434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd	438
-#endif
-
 struct load_args {
 	const char	*prog;
 	struct prog_args pa;		/* --set, --id */

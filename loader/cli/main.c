@@ -12,13 +12,6 @@
 
 int cli_verbose;
 
-#ifndef IOURING_BPF_VERSION
-#define IOURING_BPF_VERSION	"0.2"
-#endif
-#ifndef IOURING_BPF_LIBBPF
-#define IOURING_BPF_LIBBPF	"?"
-#endif
-
 /* --version: ours, the libbpf we run with and where it came from */
 static void print_version(FILE *f, struct argp_state *state)
 {

@@ -17,19 +17,10 @@
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
 #include <bpf/btf.h>
 #include "cli.h"
 #include "../workloads/ring.h"
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON	38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF		39
-#endif
-#ifndef BPF_FS_MAGIC
-#define BPF_FS_MAGIC	0xcafe4a11
-#endif
 
 enum group { G_BASE, G_OP, G_LOOP, G_PRIV, G_INFO };
 

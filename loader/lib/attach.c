@@ -13,13 +13,11 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/utsname.h>
+#include <linux/magic.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "internal.h"
 
-#ifndef BPF_FS_MAGIC
-#define BPF_FS_MAGIC	0xcafe4a11
-#endif
 #ifndef BPF_F_LINK
 #define BPF_F_LINK	(1U << 13)	/* 6.4+; Debian 12's header predates it */
 #endif

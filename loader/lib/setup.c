@@ -9,10 +9,6 @@
 #include <sys/syscall.h>
 #include "internal.h"
 
-#ifndef __NR_io_uring_setup
-#define __NR_io_uring_setup	425
-#endif
-
 static int setup_raw(unsigned int entries, struct io_uring_params *p)
 {
 	long ret = syscall(__NR_io_uring_setup, entries, p);

@@ -7,12 +7,6 @@
 #include <sys/syscall.h>
 #include "ring.h"
 
-#ifndef __NR_io_uring_setup
-#define __NR_io_uring_setup	425
-#define __NR_io_uring_enter	426
-#define __NR_io_uring_register	427
-#endif
-
 int io_uring_setup_raw(unsigned int entries, struct io_uring_params *p)
 {
 	long ret = syscall(__NR_io_uring_setup, entries, p);
