@@ -20,7 +20,7 @@
 struct load_args {
 	const char	*prog;
 	struct prog_args pa;		/* --set, --id */
-	int		ring_pid, ring_fd;
+	long long	ring_pid, ring_fd;
 	const char	*name;
 };
 
@@ -35,14 +35,11 @@ static const struct argp_option options[] = {
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct load_args *a = state->input;
-	long long pid, fd;
 
 	switch (key) {
 	case 'r':
-		if (parse_ring_arg("load", arg, &pid, &fd))
+		if (parse_ring_arg("load", arg, &a->ring_pid, &a->ring_fd))
 			exit(EXIT_USAGE);
-		a->ring_pid = pid;
-		a->ring_fd = fd;
 		break;
 	case 'n':
 		if (!*arg || strchr(arg, '/') || strchr(arg, '.'))
@@ -168,7 +165,7 @@ int cmd_load(int argc, char **argv)
 	}
 
 	if (loop && !a.name)
-		snprintf(pin, sizeof(pin), "%s-%d-%d", iouring_bpf_name(h),
+		snprintf(pin, sizeof(pin), "%s-%lld-%lld", iouring_bpf_name(h),
 			 a.ring_pid, a.ring_fd);
 	else
 		snprintf(pin, sizeof(pin), "%s",
@@ -188,7 +185,7 @@ int cmd_load(int argc, char **argv)
 		printf("loaded %s: IORING_OP_BPF op id %d for every IORING_SETUP_BPF ring; pinned at %s\n",
 		       iouring_bpf_name(h), iouring_bpf_op_id(h), path);
 	else
-		printf("loaded %s: attached to the ring fd %d of process %d; pinned at %s\nbinding: %s\n",
+		printf("loaded %s: attached to the ring fd %lld of process %lld; pinned at %s\nbinding: %s\n",
 		       iouring_bpf_name(h), a.ring_fd, a.ring_pid, path,
 		       iouring_bpf_loop_api_desc(iouring_bpf_loop_binding(h)));
 	printf("unload with: iouring-bpf unload %s\n", pin);

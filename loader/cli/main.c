@@ -68,24 +68,20 @@ static const struct argp_option options[] = {
 	{ 0 },
 };
 
-struct main_args {
-	int cmd_index;
-};
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	struct main_args *a = state->input;
+	int *cmd_index = state->input;
 
 	switch (key) {
 	case 'v':
 		cli_verbose = 1;
 		break;
 	case ARGP_KEY_ARG:
-		a->cmd_index = state->next - 1;
+		*cmd_index = state->next - 1;
 		state->next = state->argc;	/* the rest is the command's */
 		break;
 	case ARGP_KEY_END:
-		if (!a->cmd_index)
+		if (!*cmd_index)
 			argp_error(state, "a command is needed: list, probe, load, unload, show, run or bench");
 		break;
 	default:
@@ -100,23 +96,23 @@ static const struct argp argp = {
 
 int main(int argc, char **argv)
 {
-	struct main_args a = { 0 };
+	int cmd = 0;	/* argv index of the command */
 	char name[64];
 	size_t i;
 
 	argp_err_exit_status = EXIT_USAGE;
-	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &a);
+	argp_parse(&argp, argc, argv, ARGP_IN_ORDER, NULL, &cmd);
 	iouring_bpf_set_verbose(cli_verbose);
 
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (strcmp(argv[a.cmd_index], commands[i].name))
+		if (strcmp(argv[cmd], commands[i].name))
 			continue;
 		/* argp names the command in its messages: "iouring-bpf run" */
 		snprintf(name, sizeof(name), "iouring-bpf %s", commands[i].name);
-		argv[a.cmd_index] = name;
-		return commands[i].fn(argc - a.cmd_index, argv + a.cmd_index);
+		argv[cmd] = name;
+		return commands[i].fn(argc - cmd, argv + cmd);
 	}
 	fprintf(stderr, "iouring-bpf: unknown command '%s' (try --help)\n",
-		argv[a.cmd_index]);
+		argv[cmd]);
 	return EXIT_USAGE;
 }

@@ -11,15 +11,10 @@
 #include <unistd.h>
 #include "cli.h"
 
-struct unload_args {
-	const char *what;
-};
-
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	struct unload_args *a = state->input;
-
-	return cli_one_arg(state, key, arg, &a->what, "unload takes one argument",
+	return cli_one_arg(state, key, arg, state->input,
+			   "unload takes one argument",
 			   "what to unload? a name (see `iouring-bpf show`), an op id, or all");
 }
 
@@ -44,28 +39,28 @@ static int remove_pin(const char *name)
 
 int cmd_unload(int argc, char **argv)
 {
-	struct unload_args a = { 0 };
+	const char *what = NULL;
 	struct link_desc *pins = NULL;
 	int n = 0, i, ret = EXIT_OK, found = 0, r, opid;
 	char path[512];
 
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
-	if (strchr(a.what, '/') || !strcmp(a.what, ".."))
+	argp_parse(&argp, argc, argv, 0, NULL, &what);
+	if (strchr(what, '/') || !strcmp(what, ".."))
 		return cli_fail(EXIT_USAGE, "unload", "'%s' is not a name",
-				a.what);
-	snprintf(path, sizeof(path), PIN_DIR "/%s", a.what);
-	if (strcmp(a.what, "all") && !access(path, F_OK))
-		return remove_pin(a.what);
+				what);
+	snprintf(path, sizeof(path), PIN_DIR "/%s", what);
+	if (strcmp(what, "all") && !access(path, F_OK))
+		return remove_pin(what);
 
 	r = pins_list(&pins, &n);
 	if (r == -EACCES || r == -EPERM)
 		return cli_fail(EXIT_PERM, "unload", "cannot read %s: %s; run as root",
 				PIN_DIR, strerror(-r));
 	/* digits only: an op id */
-	opid = *a.what && !a.what[strspn(a.what, "0123456789")] ?
-	       atoi(a.what) : -1;
+	opid = *what && !what[strspn(what, "0123456789")] ?
+	       atoi(what) : -1;
 	for (i = 0; i < n; i++) {
-		if (strcmp(a.what, "all") && (opid < 0 || pins[i].op_id != opid))
+		if (strcmp(what, "all") && (opid < 0 || pins[i].op_id != opid))
 			continue;
 		found++;
 		r = remove_pin(pins[i].pin);
@@ -73,9 +68,9 @@ int cmd_unload(int argc, char **argv)
 			ret = r;
 	}
 	free(pins);
-	if (!found && strcmp(a.what, "all"))
+	if (!found && strcmp(what, "all"))
 		return cli_fail(EXIT_FAIL, "unload", "nothing loaded as '%s' (`iouring-bpf show` lists what is attached; only what `load` pinned can be unloaded)",
-				a.what);
+				what);
 	if (!found)
 		printf("nothing to unload\n");
 	return ret;
