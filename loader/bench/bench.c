@@ -257,7 +257,8 @@ long long bench_batches(struct bench_scn *s, struct ring *r, long long n,
 			struct io_uring_sqe *sqe = ring_get_sqe(r);
 
 			if (opf)
-				ring_prep_bpf(sqe, opf, 0, 0, 0, 0, 0, done + i);
+				ring_prep_bpf(sqe, opf, 0, 0, 0, 0, 0,
+					      done + i);
 			else
 				ring_prep_nop(sqe, done + i);
 		}
@@ -503,8 +504,9 @@ int cmd_bench(int argc, char **argv)
 	if (a.json) {
 		jf = strcmp(a.json, "-") ? fopen(a.json, "w") : stdout;
 		if (!jf)
-			return cli_fail(EXIT_FAIL, "bench", "cannot write %s: %s",
-					a.json, strerror(errno));
+			return cli_fail(EXIT_FAIL, "bench",
+					"cannot write %s: %s", a.json,
+					strerror(errno));
 	}
 	if (a.trace_marks) {
 		trace_marks_fd = open(TRACE_MARKER, O_WRONLY | O_CLOEXEC);

@@ -31,8 +31,8 @@ static int remove_pin(const char *name)
 	snprintf(path, sizeof(path), PIN_DIR "/%s", name);
 	if (unlink(path))
 		return cli_fail(errno == EPERM || errno == EACCES ? EXIT_PERM :
-				EXIT_FAIL, "unload", "cannot remove %s: %s", path,
-				strerror(errno));
+				EXIT_FAIL, "unload", "cannot remove %s: %s",
+				path, strerror(errno));
 	printf("unloaded %s\n", name);
 	return EXIT_OK;
 }

@@ -344,7 +344,8 @@ int run_chain(struct run_ctx *rc)
 		if (!corrupt && (c[0].res != (int)want || c[1].res != (int)want ||
 				 c[2].res != 0) && !bad++)
 			rc_check(rc, 0, "chain %lld (%u bytes): res %d, %d, %d; want %u, %u, 0",
-				 i, len, c[0].res, c[1].res, c[2].res, want, want);
+				 i, len, c[0].res, c[1].res, c[2].res, want,
+				 want);
 		if (corrupt && (c[0].res != (int)want || c[1].res != -EBADMSG ||
 				c[2].res != -ECANCELED) && !bad++)
 			rc_check(rc, 0, "corrupted chain %lld: res %d, %d, %d; want %u, -EBADMSG, -ECANCELED",
