@@ -58,12 +58,11 @@ void bench_add(struct bench_scn *s, const char *mode, const char *label,
 			s->cap = cap;
 		}
 		m = &s->m[s->nmetrics++];
-		memset(m, 0, sizeof(*m));
+		*m = (struct bench_metric){ .x = x };
 		snprintf(m->mode, sizeof(m->mode), "%s", mode);
 		snprintf(m->label, sizeof(m->label), "%s", label ? label : mode);
 		snprintf(m->what, sizeof(m->what), "%s", what);
 		snprintf(m->unit, sizeof(m->unit), "%s", unit);
-		m->x = x;
 	}
 	if (m->n < BENCH_MAX_RUNS)
 		m->v[m->n++] = v;
@@ -77,13 +76,10 @@ void bench_target(struct bench_scn *s, const char *text, const char *mode,
 	if (s->ntargets == BENCH_MAX_TARGETS)
 		return;
 	t = &s->targets[s->ntargets++];
-	memset(t, 0, sizeof(*t));
+	*t = (struct bench_target){ .x = x, .op = op, .bound = bound };
 	snprintf(t->text, sizeof(t->text), "%s", text);
 	snprintf(t->mode, sizeof(t->mode), "%s", mode);
 	snprintf(t->what, sizeof(t->what), "%s", what);
-	t->x = x;
-	t->op = op;
-	t->bound = bound;
 }
 
 void bench_eval_targets(struct bench_scn *s)

@@ -80,6 +80,9 @@ struct link_desc {
 int pins_list(struct link_desc **out, int *n);
 /* every struct_ops link of the system (needs CAP_SYS_ADMIN) */
 int links_all(struct link_desc **out, int *n);
+/* first program id in the func-pointer members of a struct_ops value */
+struct bpf_map_info;
+__u32 ops_first_prog_id(int map_fd, const struct bpf_map_info *mi);
 /*
  * progstate.c: the program's counters and exit info, as text or (j not
  * NULL) as the member "state" of j's current object

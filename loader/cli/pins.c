@@ -30,35 +30,76 @@ static struct btf *vmlinux(void)
 	return btf;
 }
 
-/* the op id of a uring_bpf_ops map: bpf_struct_ops_uring_bpf_ops.data.id */
-static int op_id_of(int map_fd, const struct bpf_map_info *mi)
+/*
+ * A struct_ops map's value (a bpf_struct_ops_<type> of vmlinux BTF), to
+ * free(), and the offset and type of its member "data" (the struct
+ * <type>); NULL if it cannot be read
+ */
+static char *ops_value(int map_fd, const struct bpf_map_info *mi, __u32 *off,
+		       const struct btf_type **data)
 {
 	struct btf *btf = vmlinux();
+	const struct btf_type *t = NULL;
 	const struct btf_member *m;
-	const struct btf_type *t;
-	__u32 key = 0, off = 0;
-	int i, ret = -1;
+	__u32 key = 0;
 	char *val;
+	int i;
 
-	if (!btf || !mi->btf_vmlinux_value_type_id)
-		return -1;
-	t = btf__type_by_id(btf, mi->btf_vmlinux_value_type_id);
+	if (btf && mi->btf_vmlinux_value_type_id)
+		t = btf__type_by_id(btf, mi->btf_vmlinux_value_type_id);
 	if (!t || !btf_is_struct(t))
-		return -1;
+		return NULL;
 	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++)
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), "data"))
 			break;
-	if (i == btf_vlen(t))
-		return -1;
-	off = btf_member_bit_offset(t, i) / 8;	/* "id" is data's first member */
-	val = calloc(1, mi->value_size);
-	if (!val)
-		return -1;
-	if (!bpf_map_lookup_elem(map_fd, &key, val) && off + 2 <= mi->value_size)
+	val = i < btf_vlen(t) ? calloc(1, mi->value_size) : NULL;
+	if (!val || bpf_map_lookup_elem(map_fd, &key, val)) {
+		free(val);
+		return NULL;
+	}
+	*off = btf_member_bit_offset(t, i) / 8;
+	*data = btf__type_by_id(btf, m->type);
+	return val;
+}
+
+/* the op id of a uring_bpf_ops map: bpf_struct_ops_uring_bpf_ops.data.id */
+static int op_id_of(int map_fd, const struct bpf_map_info *mi)
+{
+	const struct btf_type *data;
+	__u32 off;
+	char *val = ops_value(map_fd, mi, &off, &data);
+	int ret = -1;
+
+	if (val && off + 2 <= mi->value_size)	/* "id" is data's first */
 		ret = *(__u16 *)(val + off);
 	free(val);
 	return ret;
+}
+
+__u32 ops_first_prog_id(int map_fd, const struct bpf_map_info *mi)
+{
+	const struct btf_type *st, *mt;
+	const struct btf_member *m;
+	__u32 id = 0, data_off;
+	char *val = ops_value(map_fd, mi, &data_off, &st);
+	int i;
+
+	m = val && st && btf_is_struct(st) ? btf_members(st) : NULL;
+	for (i = 0; m && i < btf_vlen(st) && !id; i++, m++) {
+		__u32 off = data_off + btf_member_bit_offset(st, i) / 8;
+
+		mt = btf__type_by_id(vmlinux(), m->type);
+		while (mt && btf_is_mod(mt))
+			mt = btf__type_by_id(vmlinux(), mt->type);
+		if (!mt || !btf_is_ptr(mt))
+			continue;
+		mt = btf__type_by_id(vmlinux(), mt->type);
+		if (mt && btf_is_func_proto(mt) && off + 8 <= mi->value_size)
+			id = *(__u64 *)(val + off);
+	}
+	free(val);
+	return id;
 }
 
 /* describe the struct_ops link behind fd; 0 or -errno */

@@ -15,51 +15,6 @@
 #include "cli.h"
 #include "../../progs/iou_exit_info.h"
 
-/* first program id in the func-pointer members of the struct_ops value */
-static __u32 first_prog_id(int map_fd, const struct bpf_map_info *mi,
-			   const struct btf *vml)
-{
-	const struct btf_type *vt, *st, *mt;
-	const struct btf_member *m, *dm;
-	__u32 key = 0, id = 0, data_off;
-	char *val;
-	int i;
-
-	vt = btf__type_by_id(vml, mi->btf_vmlinux_value_type_id);
-	if (!vt || !btf_is_struct(vt))
-		return 0;
-	dm = btf_members(vt);
-	for (i = 0; i < btf_vlen(vt); i++, dm++)
-		if (!strcmp(btf__name_by_offset(vml, dm->name_off), "data"))
-			break;
-	if (i == btf_vlen(vt))
-		return 0;
-	data_off = btf_member_bit_offset(vt, i) / 8;
-	st = btf__type_by_id(vml, dm->type);
-	if (!st || !btf_is_struct(st))
-		return 0;
-	val = calloc(1, mi->value_size);
-	if (!val || bpf_map_lookup_elem(map_fd, &key, val)) {
-		free(val);
-		return 0;
-	}
-	m = btf_members(st);
-	for (i = 0; i < btf_vlen(st) && !id; i++, m++) {
-		__u32 off = data_off + btf_member_bit_offset(st, i) / 8;
-
-		mt = btf__type_by_id(vml, m->type);
-		while (mt && btf_is_mod(mt))
-			mt = btf__type_by_id(vml, mt->type);
-		if (!mt || !btf_is_ptr(mt))
-			continue;
-		mt = btf__type_by_id(vml, mt->type);
-		if (mt && btf_is_func_proto(mt) && off + 8 <= mi->value_size)
-			id = *(__u64 *)(val + off);
-	}
-	free(val);
-	return id;
-}
-
 static int int_of(const struct btf *btf, __u32 type, const void *p,
 		  long long *v)
 {
@@ -168,19 +123,16 @@ void print_prog_state(const struct link_desc *d, struct json *j)
 	struct bpf_map_info mi;
 	__u32 map_ids[16], len, prog_id, i;
 	int map_fd, prog_fd, first = 1;
-	struct btf *vml = btf__load_vmlinux_btf();
 
 	if (j)
 		json_obj(j, "state");
-	if (!vml)
-		goto out;
 	map_fd = bpf_map_get_fd_by_id(d->map_id);
 	if (map_fd < 0)
 		goto out;
 	memset(&mi, 0, sizeof(mi));
 	len = sizeof(mi);
 	prog_id = bpf_map_get_info_by_fd(map_fd, &mi, &len) ? 0 :
-		  first_prog_id(map_fd, &mi, vml);
+		  ops_first_prog_id(map_fd, &mi);
 	close(map_fd);
 	if (!prog_id)
 		goto out;
@@ -210,5 +162,4 @@ void print_prog_state(const struct link_desc *d, struct json *j)
 out:
 	if (j)
 		json_end(j, NULL);
-	btf__free(vml);
 }
