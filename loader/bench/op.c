@@ -71,8 +71,7 @@ int bench_op_overhead(struct bench_scn *s)
 		snprintf(s->cur, sizeof(s->cur), "nop run %d", run);
 		t_nop = bench_batches(s, &r, n, OP_BATCH, 0);
 		snprintf(s->cur, sizeof(s->cur), "bpf-nop run %d", run);
-		t_bpf = t_nop < 0 ? -1 :
-			bench_batches(s, &r, n, OP_BATCH, opf);
+		t_bpf = t_nop < 0 ? -1 : bench_batches(s, &r, n, OP_BATCH, opf);
 		if (t_bpf < 0)
 			goto out;
 		bench_add(s, "nop", "IORING_OP_NOP", "ns_per_req", "ns", -1,

@@ -98,8 +98,7 @@ static error_t json_only_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-int cli_parse_json_only(int argc, char **argv, const char *cmd,
-			const char *doc)
+int cli_parse_json_only(int argc, char **argv, const char *cmd, const char *doc)
 {
 	struct json_only_args a = { .cmd = cmd };
 	const struct argp argp = {

@@ -117,8 +117,7 @@ static void probe_rings(struct probe *p)
 	    ret < 0 ? strerror(-ret) : "");
 	add(p, "IORING_FEAT_BPF", G_OP, !!(par.features & IORING_FEAT_BPF),
 	    FIX_KERNEL, "features 0x%x %s IORING_FEAT_BPF (1<<18)",
-	    par.features, par.features & IORING_FEAT_BPF ? "include" :
-	    "lack");
+	    par.features, par.features & IORING_FEAT_BPF ? "include" : "lack");
 	close(fd);
 
 	memset(&par, 0, sizeof(par));

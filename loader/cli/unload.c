@@ -57,8 +57,7 @@ int cmd_unload(int argc, char **argv)
 		return cli_fail(EXIT_PERM, "unload", "cannot read %s: %s; run as root",
 				PIN_DIR, strerror(-r));
 	/* digits only: an op id */
-	opid = *what && !what[strspn(what, "0123456789")] ?
-	       atoi(what) : -1;
+	opid = *what && !what[strspn(what, "0123456789")] ? atoi(what) : -1;
 	for (i = 0; i < n; i++) {
 		if (strcmp(what, "all") && (opid < 0 || pins[i].op_id != opid))
 			continue;

@@ -513,8 +513,7 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 			 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. Fix that program (or move it to an object of its own); the verifier's log ends with:",
 			 h->name, prog, sec, why, what);
 		if (err)
-			iou_log_verifier_tail(err->detail,
-					      sizeof(err->detail));
+			iou_log_verifier_tail(err->detail, sizeof(err->detail));
 		return ret;
 	}
 	if (ret == -EPERM || (ret == -EACCES && geteuid() != 0))

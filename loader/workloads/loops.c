@@ -482,8 +482,7 @@ int run_hybrid_poll(struct run_ctx *rc)
 			 "no wait ever went to sleep, with spin_us=%lld and 2 ms timers",
 			 (long long)s.rodata->spin_us);
 	if (n >= 2)
-		rc_check(rc, s.bss->polls >= 1,
-			 "the program never polled");
+		rc_check(rc, s.bss->polls >= 1, "the program never polled");
 	return 0;
 }
 

@@ -75,8 +75,7 @@ int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
 	return 0;
 }
 
-void *rc_section(struct run_ctx *rc, const char *sec, size_t size,
-		 size_t align)
+void *rc_section(struct run_ctx *rc, const char *sec, size_t size, size_t align)
 {
 	size_t sz = 0;
 	void *p = iouring_bpf_section(rc->h, sec, &sz);
