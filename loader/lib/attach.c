@@ -391,13 +391,15 @@ int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 			return iou_fail(err, IOURING_BPF_FAIL, ret,
 					"cannot read /proc/self/fdinfo/%d: %s",
 					ring_fd, strerror(-ret));
-		ret = ring_params_like(sq, cq, IORING_SETUP_SINGLE_ISSUER |
-				       IORING_SETUP_DEFER_TASKRUN |
-				       IORING_SETUP_NO_SQARRAY, &like);
-		if (ret)
+		/* the layout of a loop ring of these sizes: make one */
+		memset(&like, 0, sizeof(like));
+		like.cq_entries = cq;
+		ret = iouring_bpf_ring_setup(IOURING_BPF_KIND_LOOP, sq, &like, NULL);
+		if (ret < 0)
 			return iou_fail(err, IOURING_BPF_FAIL, ret,
 					"cannot learn the ring layout (io_uring_setup of a %u/%u ring): %s",
 					sq, cq, strerror(-ret));
+		close(ret);
 		p = &like;
 	}
 	ret = set_geometry(h, p, err);

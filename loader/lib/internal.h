@@ -45,8 +45,4 @@ int iou_log_verifier_reason(char *out, size_t len);
 /* features.c */
 int iou_kernel_has(const char *name, int kind);
 
-/* setup.c: the io_uring_params a ring of these sizes and flags would get */
-int ring_params_like(unsigned int sq_entries, unsigned int cq_entries,
-		     unsigned int flags, struct io_uring_params *out);
-
 #endif /* __IOURING_BPF_INTERNAL_H */

@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * setup.c - rings for the programs: the flags each kind needs, and the
- * layout of a ring the library did not make (for the programs' geometry).
+ * setup.c - rings for the programs: the flags each kind needs (attach.c
+ * makes one to learn the layout of a ring the library did not make).
  */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "internal.h"
-
-static int setup_raw(unsigned int entries, struct io_uring_params *p)
-{
-	long ret = syscall(__NR_io_uring_setup, entries, p);
-
-	return ret < 0 ? -errno : (int)ret;
-}
 
 int iouring_bpf_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
 			   struct io_uring_params *p,
@@ -29,9 +22,10 @@ int iouring_bpf_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
 			    IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY;
 	if (p->cq_entries)
 		p->flags |= IORING_SETUP_CQSIZE;
-	fd = setup_raw(entries, p);
+	fd = syscall(__NR_io_uring_setup, entries, p);
 	if (fd >= 0)
 		return fd;
+	fd = -errno;
 	if (fd == -EINVAL && kind == IOURING_BPF_KIND_OP)
 		return iou_fail(err, IOURING_BPF_NOFEATURE, -fd,
 				"this kernel does not accept IORING_SETUP_BPF: it lacks IORING_OP_BPF; boot the project's kernel (iouring-bpf probe)");
@@ -43,19 +37,4 @@ __u32 iouring_bpf_op_flags(const struct iouring_bpf *h, unsigned int buf1,
 			   unsigned int buf2, unsigned int flags)
 {
 	return iou_bpf_op_flags(h->op_id, buf1, buf2, flags);
-}
-
-int ring_params_like(unsigned int sq_entries, unsigned int cq_entries,
-		     unsigned int flags, struct io_uring_params *out)
-{
-	int fd;
-
-	memset(out, 0, sizeof(*out));
-	out->flags = flags | IORING_SETUP_CQSIZE;
-	out->cq_entries = cq_entries;
-	fd = setup_raw(sq_entries, out);
-	if (fd < 0)
-		return fd;
-	close(fd);
-	return 0;
 }
