@@ -63,15 +63,17 @@ static const char FIX_KERNEL[] =
 static const char FIX_LOOP[] =
 	"boot a stock Linux 7.1+ kernel (CONFIG_IO_URING_BPF_OPS) or the project's: make kernel; kernel/vm-run -- iouring-bpf probe";
 
-static void btf_item(struct probe *p, const char *label, const char *name,
-		     int kind, enum group g)
+/* label: "kfunc NAME" (a BTF function) or "NAME" (a struct) */
+static void btf_item(struct probe *p, const char *label, enum group g)
 {
-	int have = p->btf && btf__find_by_name_kind(p->btf, name, kind) > 0;
+	int func = !strncmp(label, "kfunc ", 6);
+	const char *name = func ? label + 6 : label;
+	int have = p->btf && btf__find_by_name_kind(p->btf, name, func ?
+			BTF_KIND_FUNC : BTF_KIND_STRUCT) > 0;
 
 	add(p, label, g, have, g == G_LOOP ? FIX_LOOP : FIX_KERNEL,
-	    "%s %s %s", kind == BTF_KIND_FUNC ?
-	    "kfunc" : "struct", name, have ? "in kernel BTF" :
-	    "not in kernel BTF");
+	    "%s %s %s", func ? "kfunc" : "struct", name,
+	    have ? "in kernel BTF" : "not in kernel BTF");
 }
 
 static int have_cap(int cap)
@@ -152,27 +154,20 @@ static void run_probe(struct probe *p)
 	    p->btf ? "/sys/kernel/btf/vmlinux readable" :
 	    "/sys/kernel/btf/vmlinux: %s", p->btf ? "" : strerror(errno));
 
-	btf_item(p, "uring_bpf_ops", "uring_bpf_ops", BTF_KIND_STRUCT, G_OP);
-	btf_item(p, "uring_bpf_data", "uring_bpf_data", BTF_KIND_STRUCT, G_OP);
-	btf_item(p, "kfunc uring_bpf_set_result", "uring_bpf_set_result",
-		 BTF_KIND_FUNC, G_OP);
-	btf_item(p, "kfunc io_uring_bpf_req_memcpy", "io_uring_bpf_req_memcpy",
-		 BTF_KIND_FUNC, G_OP);
+	btf_item(p, "uring_bpf_ops", G_OP);
+	btf_item(p, "uring_bpf_data", G_OP);
+	btf_item(p, "kfunc uring_bpf_set_result", G_OP);
+	btf_item(p, "kfunc io_uring_bpf_req_memcpy", G_OP);
 	p->api = iouring_bpf_kernel_loop_api();
 	add(p, "loop hook API", G_LOOP, p->api != IOURING_BPF_LOOP_NONE,
 	    FIX_LOOP, "%s", p->api != IOURING_BPF_LOOP_NONE ?
 	    iouring_bpf_loop_api_desc(p->api) :
 	    "neither struct io_uring_ops (v3) nor struct io_uring_bpf_ops (Linux 7.1+) in kernel BTF");
-	if (p->api == IOURING_BPF_LOOP_V3)
-		btf_item(p, "iou_loop_state", "iou_loop_state",
-			 BTF_KIND_STRUCT, G_LOOP);
-	else if (p->api != IOURING_BPF_LOOP_NONE)
-		btf_item(p, "iou_loop_params", "iou_loop_params",
-			 BTF_KIND_STRUCT, G_LOOP);
-	btf_item(p, "kfunc bpf_io_uring_submit_sqes", "bpf_io_uring_submit_sqes",
-		 BTF_KIND_FUNC, G_LOOP);
-	btf_item(p, "kfunc bpf_io_uring_get_region", "bpf_io_uring_get_region",
-		 BTF_KIND_FUNC, G_LOOP);
+	if (p->api != IOURING_BPF_LOOP_NONE)
+		btf_item(p, p->api == IOURING_BPF_LOOP_V3 ? "iou_loop_state" :
+			 "iou_loop_params", G_LOOP);
+	btf_item(p, "kfunc bpf_io_uring_submit_sqes", G_LOOP);
+	btf_item(p, "kfunc bpf_io_uring_get_region", G_LOOP);
 
 	probe_rings(p);
 
