@@ -90,7 +90,7 @@ static long long run_mode(struct bench_scn *s, int m, long long n,
 {
 	struct ring r;
 	long long t = -1, steps = 0;
-	int ret;
+	int ret, batch;
 
 	ret = ring_init(&r, BENCH_SQ, BENCH_CQ, BENCH_LOOP_FLAGS);
 	if (ret) {
@@ -100,8 +100,10 @@ static long long run_mode(struct bench_scn *s, int m, long long n,
 	}
 	switch (m) {
 	case MODE_A:
-		t = bench_batches(s, &r, n, 1, 0);
-		*per_req_calls = 1;
+	case MODE_D:
+		batch = m == MODE_A ? 1 : NOPS_BATCH;
+		t = bench_batches(s, &r, n, batch, 0);
+		*per_req_calls = 1.0 / batch;
 		break;
 	case MODE_B:
 		t = mode_b(s, &r, n);
@@ -110,10 +112,6 @@ static long long run_mode(struct bench_scn *s, int m, long long n,
 	case MODE_C:
 		t = mode_c(s, &r, n, &steps, status);
 		*per_req_calls = n ? (double)steps / n : 0;
-		break;
-	case MODE_D:
-		t = bench_batches(s, &r, n, NOPS_BATCH, 0);
-		*per_req_calls = 1.0 / NOPS_BATCH;
 		break;
 	}
 	ring_exit(&r);

@@ -294,7 +294,7 @@ int run_batch_wait(struct run_ctx *rc)
 	struct iou_batch_wait s;
 	long long n = rc_count(rc, 66), batch = RC_VIEW(rc, &s, rodata)->batch;
 	long long maxwait = s.rodata->max_wait_us * 1000;
-	long long got = 0, waits = 0, etime = 0, bad = 0, partial = 0, total;
+	long long got = 0, waits = 0, bad = 0, partial = 0, total;
 	long long late0, late, t0, dt;
 	__u64 (*bufs)[1];
 	int *fds, ret;
@@ -336,23 +336,19 @@ int run_batch_wait(struct run_ctx *rc)
 		waits++;
 		if (ready < batch)
 			partial++;
-		if (ret == -ETIME) {
-			etime++;
-			if (!ready) {
-				rc_check(rc, 0, "wait %lld timed out (10 s) with nothing ready",
-					 waits);
-				break;
-			}
-		} else if (ret == 0) {
-			/* fewer than a batch: only after the deadline */
-			if (ready < batch && !late && dt < maxwait && !bad++)
-				rc_check(rc, 0, "wait %lld returned with %u CQEs, fewer than batch=%lld, after %lld us, before the deadline (%lld us)",
-					 waits, ready, batch, dt / 1000,
-					 maxwait / 1000);
-		} else {
+		if (ret == -ETIME && !ready) {
+			rc_check(rc, 0, "wait %lld timed out (10 s) with nothing ready",
+				 waits);
+			break;
+		}
+		if (ret && ret != -ETIME) {
 			rc_check(rc, 0, "io_uring_enter: %s", strerror(-ret));
 			break;
 		}
+		/* fewer than a batch: only after the deadline */
+		if (!ret && ready < batch && !late && dt < maxwait && !bad++)
+			rc_check(rc, 0, "wait %lld returned with %u CQEs, fewer than batch=%lld, after %lld us, before the deadline (%lld us)",
+				 waits, ready, batch, dt / 1000, maxwait / 1000);
 		for (unsigned int i = 0; i < ready; i++) {
 			struct io_uring_cqe *c = ring_peek_cqe(&rc->ring);
 
