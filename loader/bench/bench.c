@@ -562,11 +562,9 @@ int cmd_bench(int argc, char **argv)
 		json_end(&j, "\n ");
 		json_end(&j, NULL);
 		fputc('\n', jf);
-		if (jf != stdout && fclose(jf)) {
-			fprintf(stderr, "iouring-bpf bench: writing %s: %s\n",
-				a.json, strerror(errno));
-			ret = ret ? ret : EXIT_FAIL;
-		}
+		if (jf != stdout && fclose(jf))
+			ret = cli_fail(ret ? ret : EXIT_FAIL, "bench",
+				       "writing %s: %s", a.json, strerror(errno));
 	}
 	if (trace_marks_fd >= 0)
 		close(trace_marks_fd);

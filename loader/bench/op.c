@@ -29,12 +29,11 @@ int bench_op_overhead(struct bench_scn *s)
 
 	s->count = n;
 	ret = ring_init(&r, BENCH_SQ, BENCH_CQ, BENCH_OP_FLAGS);
+	if (ret == -EINVAL)
+		return cli_fail(EXIT_NOFEATURE, "bench", "io_uring_setup(IORING_SETUP_BPF): EINVAL: this kernel has no IORING_OP_BPF");
 	if (ret) {
-		if (ret == -EINVAL)
-			fprintf(stderr, "iouring-bpf bench: io_uring_setup(IORING_SETUP_BPF): EINVAL: this kernel has no IORING_OP_BPF\n");
-		else
-			bench_fail(s, "io_uring_setup: %s", strerror(-ret));
-		return ret == -EINVAL ? EXIT_NOFEATURE : EXIT_FAIL;
+		bench_fail(s, "io_uring_setup: %s", strerror(-ret));
+		return EXIT_FAIL;
 	}
 	h = bench_attach(s->alt_prog ? s->alt_prog : "nop", &r,
 			 s->alt_prog ? s->alt_sets : NULL, &status);

@@ -47,11 +47,9 @@ int parse_ll(const char *cmd, const char *what, const char *s,
 
 	errno = 0;
 	v = strtoll(s, &end, 0);
-	if (errno || end == s || *end || v < min || v > max) {
-		fprintf(stderr, "iouring-bpf %s: %s must be an integer in %lld..%lld, got '%s'\n",
-			cmd, what, min, max, s);
-		return -1;
-	}
+	if (errno || end == s || *end || v < min || v > max)
+		return cli_fail(-1, cmd, "%s must be an integer in %lld..%lld, got '%s'",
+				what, min, max, s);
 	*out = v;
 	return 0;
 }
@@ -134,13 +132,9 @@ int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
 	const char *colon = strchr(arg, ':');
 	char buf[64];
 
-	if (!colon || (size_t)(colon - arg) >= sizeof(buf)) {
-		fprintf(stderr, "iouring-bpf %s: --ring wants PID:FD, got '%s'\n",
-			cmd, arg);
-		return -1;
-	}
-	memcpy(buf, arg, colon - arg);
-	buf[colon - arg] = '\0';
+	if (!colon || (size_t)(colon - arg) >= sizeof(buf))
+		return cli_fail(-1, cmd, "--ring wants PID:FD, got '%s'", arg);
+	snprintf(buf, sizeof(buf), "%.*s", (int)(colon - arg), arg);
 	if (parse_ll(cmd, "--ring PID", buf, 1, 1 << 30, pid) ||
 	    parse_ll(cmd, "--ring FD", colon + 1, 0, 1 << 30, fd))
 		return -1;
