@@ -71,57 +71,47 @@ static const struct argp argp = {
 	"(IORING_SETUP_NO_SQARRAY).", NULL, NULL, NULL,
 };
 
-/* a copy of fd `fd` of process `pid` in this process */
+/* a copy of fd `fd` of process `pid` in this process, or -errno */
 static int grab_fd(int pid, int fd, struct iouring_bpf_error *err)
 {
-	int pidfd, ret;
+	char path[64], target[128] = "";
+	int pidfd, ret, e;
+	ssize_t n;
 
 	pidfd = syscall(SYS_pidfd_open, pid, 0);
-	if (pidfd < 0) {
-		if (errno == ESRCH)
-			iouring_bpf_errorf(err, IOURING_BPF_USAGE, errno,
-				     "--ring %d:%d: there is no process %d",
-				     pid, fd, pid);
-		else
-			iouring_bpf_errorf(err, IOURING_BPF_FAIL, errno,
-				     "pidfd_open(%d): %s", pid, strerror(errno));
-		return -1;
-	}
+	if (pidfd < 0 && errno == ESRCH)
+		return iouring_bpf_errorf(err, IOURING_BPF_USAGE, errno,
+					  "--ring %d:%d: there is no process %d",
+					  pid, fd, pid);
+	if (pidfd < 0)
+		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, errno,
+					  "pidfd_open(%d): %s", pid,
+					  strerror(errno));
 	ret = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
-	if (ret < 0) {
-		int e = errno;
-
-		if (e == EBADF)
-			iouring_bpf_errorf(err, IOURING_BPF_USAGE, e,
-				     "--ring %d:%d: process %d has no fd %d",
-				     pid, fd, pid, fd);
-		else if (e == EPERM)
-			iouring_bpf_errorf(err, IOURING_BPF_PERM, e,
-				     "--ring %d:%d: not allowed to take the fd (pidfd_getfd needs ptrace rights over the process: same user and ptrace_scope, or CAP_SYS_PTRACE)",
-				     pid, fd);
-		else
-			iouring_bpf_errorf(err, IOURING_BPF_FAIL, e,
-				     "pidfd_getfd(%d, %d): %s", pid, fd,
-				     strerror(e));
-	}
+	e = errno;
 	close(pidfd);
-	if (ret >= 0) {
-		char path[64], target[128] = "";
-		ssize_t n;
-
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", ret);
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n > 0)
-			target[n] = '\0';
-		if (strcmp(target, "anon_inode:[io_uring]")) {
-			iouring_bpf_errorf(err, IOURING_BPF_USAGE, EBADF,
-					   "--ring %d:%d: fd %d of process %d is not an io_uring (it is %s)",
-					   pid, fd, fd, pid, target);
-			close(ret);
-			return -1;
-		}
-	}
-	return ret;
+	if (ret < 0 && e == EBADF)
+		return iouring_bpf_errorf(err, IOURING_BPF_USAGE, e,
+					  "--ring %d:%d: process %d has no fd %d",
+					  pid, fd, pid, fd);
+	if (ret < 0 && e == EPERM)
+		return iouring_bpf_errorf(err, IOURING_BPF_PERM, e,
+					  "--ring %d:%d: not allowed to take the fd (pidfd_getfd needs ptrace rights over the process: same user and ptrace_scope, or CAP_SYS_PTRACE)",
+					  pid, fd);
+	if (ret < 0)
+		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, e,
+					  "pidfd_getfd(%d, %d): %s", pid, fd,
+					  strerror(e));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", ret);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n > 0)
+		target[n] = '\0';
+	if (!strcmp(target, "anon_inode:[io_uring]"))
+		return ret;
+	close(ret);
+	return iouring_bpf_errorf(err, IOURING_BPF_USAGE, EBADF,
+				  "--ring %d:%d: fd %d of process %d is not an io_uring (it is %s)",
+				  pid, fd, fd, pid, target);
 }
 
 int cmd_load(int argc, char **argv)
