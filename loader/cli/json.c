@@ -100,8 +100,7 @@ void json_int(struct json *j, const char *key, long long v)
 
 void json_bool(struct json *j, const char *key, int v)
 {
-	member(j, key);
-	fputs(v ? "true" : "false", j->f);
+	json_num_text(j, key, v ? "true" : "false");
 }
 
 void json_double(struct json *j, const char *key, double v)

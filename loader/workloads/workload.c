@@ -118,14 +118,12 @@ int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n)
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		ret = ring_wait_cqe(&rc->ring, &c);
+		ret = ring_wait_cqe(&rc->ring, cqes ? &cqes[i] : &c);
 		if (ret) {
 			fprintf(stderr, "iouring-bpf run: io_uring_enter: %s\n",
 				strerror(-ret));
 			return ret;
 		}
-		if (cqes)
-			cqes[i] = c;
 	}
 	return 0;
 }
