@@ -22,7 +22,7 @@ static const char *binding_of(const char *type)
 int cmd_show(int argc, char **argv)
 {
 	struct link_desc *all = NULL, *pins = NULL;
-	int nall = 0, npins = 0, i, j, shown = 0, ret, json;
+	int nall = 0, npins = 0, i, j, shown = 0, json;
 	struct json w;
 
 	json = cli_parse_json_only(argc, argv, "show",
@@ -31,8 +31,7 @@ int cmd_show(int argc, char **argv)
 	"the loop binding it runs with (v3, mainline-7.1, mainline-7.2), "
 	"the name it is pinned under in " PIN_DIR " if `load` made it, and "
 	"the program's counters and exit info (its .data/.bss globals).");
-	ret = links_all(&all, &nall);
-	if (ret == -EPERM)
+	if (links_all(&all, &nall) == -EPERM)
 		return cli_fail(EXIT_PERM, "show", "not permitted to list BPF links: needs CAP_SYS_ADMIN; run as root");
 	pins_list(&pins, &npins);
 	/* pin names onto the system's links; pins whose link is gone too */
