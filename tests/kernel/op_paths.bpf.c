@@ -75,7 +75,7 @@ PATH_ISSUE(5, "struct_ops.s", false)
 #define PATH_OP(v)							\
 SEC(".struct_ops.link")							\
 struct uring_bpf_ops path_op_##v = {					\
-	.id = 100 + v,							\
+	.id = 100 + (v),							\
 	.prep_fn = (void *)prep_##v,					\
 	.issue_fn = (void *)issue_##v,					\
 }
@@ -83,7 +83,7 @@ struct uring_bpf_ops path_op_##v = {					\
 #define PATH_OP_NOPREP(v)						\
 SEC(".struct_ops.link")							\
 struct uring_bpf_ops path_op_##v = {					\
-	.id = 100 + v,							\
+	.id = 100 + (v),							\
 	.issue_fn = (void *)issue_##v,					\
 }
 

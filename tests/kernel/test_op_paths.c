@@ -90,7 +90,7 @@ static bool run_case(int v, bool plain, bool async)
 
 	for (i = 0; i < PER_CASE; i++) {
 		struct io_uring_sqe *sqe = uring_get_sqe(&ring);
-		uint32_t off = 1000 * (v + 1) + i;
+		unsigned int off = 1000 * (v + 1) + i;
 
 		if (!CHECK_PTR(sqe, "an SQE"))
 			return false;
