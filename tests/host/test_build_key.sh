@@ -1,7 +1,9 @@
 #!/bin/bash
 # kernel/build --print-key: the key changes when a patch's content, the
 # order of the series or the flavour changes, and not otherwise; a series
-# naming a missing patch is an error that names it.
+# naming a missing patch is an error that names it. kernel/build prints the
+# same source path whether it runs from a shell or below another make
+# (whose variables make an inner make print "Entering directory" lines).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$ROOT/kernel/build
@@ -57,4 +59,18 @@ rc=0; "$BUILD" -j nope --print-key 2>/dev/null || rc=$?
 [ $rc = 2 ] && echo "ok: bad -j is a usage error" || { echo "FAIL: bad -j: exit $rc, expected 2"; fail=1; }
 rc=0; "$BUILD" --bogus 2>/dev/null || rc=$?
 [ $rc = 2 ] && echo "ok: unknown option is a usage error" || { echo "FAIL: --bogus: exit $rc"; fail=1; }
+# --print-src unpacks the source if needed and checks its version (the
+# step `make test` met below its own make): from a shell, and from a
+# recipe of a make that is itself a sub-make (MAKELEVEL 1, -w).
+direct=$(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "$BUILD" --print-src 2>"$T/err") ||
+	{ echo "FAIL: --print-src from a shell: $(tail -n 3 "$T/err")"; fail=1; }
+printf 'all:\n\t@$(MAKE) -w -f %s/inner.mk\n' "$T" >"$T/outer.mk"
+printf 'all:\n\t@"%s" --print-src >"%s/nested.out"\n' "$BUILD" "$T" >"$T/inner.mk"
+if ! env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s -f "$T/outer.mk" >"$T/make.out" 2>&1; then
+	echo "FAIL: --print-src below two makes:"; sed 's/^/    /' "$T/make.out"; fail=1
+elif [ "$(cat "$T/nested.out")" != "$direct" ] || [ ! -f "$direct/Makefile" ]; then
+	echo "FAIL: --print-src below two makes printed '$(cat "$T/nested.out")', from a shell '$direct'"; fail=1
+else
+	echo "ok: --print-src prints $direct from a shell and below two makes"
+fi
 exit $fail

@@ -21,10 +21,23 @@
 # `make demo` boots the release kernel when it is cached; otherwise it is run
 # with KERNEL_FLAVOUR=debug (the kernel `make test` has built) so that this
 # check costs no second kernel build; the output says which.
+# Each command runs in one of two ways, since a user types it in a shell
+# and CI (like this test under `make test`) runs it below another make,
+# whose variables change what inner makes print: "direct" clears them,
+# "nested" runs the command from a recipe of an outer make. By default
+# `make test` runs nested and `make demo` direct (each from a bare machine
+# costs a libbpf/bpftool build); host/test_build_key checks kernel/build
+# both ways, in seconds.
 # Needs root (`make deps` refuses otherwise) and the real tarball.
-# Usage: test_fresh_machine.sh [test|demo]   (default: both)
+# Usage: test_fresh_machine.sh [test|demo [direct|nested]]
+#        (default: make test nested, then make demo direct)
 set -euo pipefail
-PARTS=${1:-test demo}
+case "${1:-}" in
+'') PLAN="test:nested demo:direct" ;;
+test|demo) PLAN="$1:${2:-direct}" ;;
+*) echo "usage: test_fresh_machine.sh [test|demo [direct|nested]]" >&2; exit 2 ;;
+esac
+case "$PLAN" in *:direct|*:nested) ;; *) echo "usage: the way is direct or nested, not '${2:-}'" >&2; exit 2 ;; esac
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 REAL_CACHE=${IOURING_BPF_CACHE:-/var/cache/iouring-bpf}
 REAL_TARBALL=${IOURING_BPF_KERNEL_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
@@ -110,14 +123,23 @@ bare() {
 }
 
 fail=0
-user_make() {	# user_make LOG ARGS...: one make, as a new user types it
-	local log=$1 t0=$SECONDS rc=0
-	shift
-	echo "---- make $* (bare: no packages, no tarball, no tools, empty build/)"
-	(cd "$S/src" && env PATH="$SHIM:$PATH" FRESH_STATE="$S/state" \
+# user_make LOG direct|nested ARGS...: one make, as a new user types it
+# (direct) or as a script below its own make runs it (nested).
+user_make() {
+	local log=$1 how=$2 t0=$SECONDS rc=0 cmd
+	shift 2
+	echo "---- make $* ($how; bare: no packages, no tarball, no tools, empty build/)"
+	if [ "$how" = nested ]; then
+		printf 'all:\n\t$(MAKE) -C %q %s\n' "$S/src" "$(printf '%q ' "$@")" >"$S/outer.mk"
+		cmd=(make -f "$S/outer.mk")
+	else
+		cmd=(make "$@")
+	fi
+	(cd "$S/src" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS PATH="$SHIM:$PATH" \
+		FRESH_STATE="$S/state" \
 		FRESH_TARBALL="$FAKE_TARBALL" FRESH_REAL_TARBALL="$REAL_TARBALL" \
 		IOURING_BPF_CACHE="$S/cache" IOURING_BPF_KERNEL_TARBALL="$FAKE_TARBALL" \
-		make "$@") </dev/null >"$log" 2>&1 || rc=$?
+		"${cmd[@]}") </dev/null >"$log" 2>&1 || rc=$?
 	echo "     exit $rc after $((SECONDS - t0)) s; packages installed by it:" \
 		"$(wc -l <"$S/state/installed" 2>/dev/null || echo 0)"
 	if [ $rc != 0 ]; then
@@ -129,9 +151,12 @@ user_make() {	# user_make LOG ARGS...: one make, as a new user types it
 }
 
 # 1. make test (a filter keeps it to one VM test and off this test).
-if [[ " $PARTS " == *" test "* ]]; then
+for part in $PLAN; do
+how=${part#*:}
+case $part in
+test:*)
 bare
-if user_make "$S/test.log" test TESTS_ARGS="-t kernel/test_vm_boot"; then
+if user_make "$S/test.log" "$how" test TESTS_ARGS="-t kernel/test_vm_boot"; then
 	if grep -qE '^Summary: [1-9][0-9]* passed, 0 failed' "$S/test.log"; then
 		echo "ok: make test from bare: $(grep '^Summary' "$S/test.log")"
 	else
@@ -139,10 +164,10 @@ if user_make "$S/test.log" test TESTS_ARGS="-t kernel/test_vm_boot"; then
 		fail=1
 	fi
 fi
-fi
+;;
 
 # 2. make demo.
-if [[ " $PARTS " == *" demo "* ]]; then
+demo:*)
 bare
 flavour=()
 rkey=$(IOURING_BPF_CACHE=$REAL_CACHE "$ROOT/kernel/build" --print-key 2>/dev/null || true)
@@ -150,7 +175,7 @@ if [ -z "$rkey" ] || [ ! -f "$REAL_CACHE/kernel/release-${rkey:0:12}/bzImage" ];
 	flavour=(KERNEL_FLAVOUR=debug)
 	echo "(the release kernel is not cached: make demo boots the debug kernel)"
 fi
-if user_make "$S/demo.log" demo "${flavour[@]}"; then
+if user_make "$S/demo.log" "$how" demo "${flavour[@]}"; then
 	if grep -q '^tour: every step passed' "$S/demo.log"; then
 		echo "ok: make demo from bare: the tour passed"
 	else
@@ -158,5 +183,7 @@ if user_make "$S/demo.log" demo "${flavour[@]}"; then
 		fail=1
 	fi
 fi
-fi
+;;
+esac
+done
 exit $fail
