@@ -273,6 +273,61 @@ static void mutate(char *s, size_t cap)
 	}
 }
 
+/*
+ * A long policy: its programs need jumps past 255 instructions, which
+ * the compiler routes through 32-bit JA; checked like the random ones.
+ */
+static int long_policy(void)
+{
+	static char text[65536];
+	struct iouring_bpf_error err;
+	struct iouring_bpf_filter *f;
+	size_t at;
+	int r, i, far = 0, ret;
+	unsigned int pc;
+
+	snprintf(text, sizeof(text), "default deny\n");
+	for (r = 0; r < 4; r++) {
+		at = strlen(text);
+		snprintf(text + at, sizeof(text) - at, "%s connect if port in %d",
+			 r % 2 ? "deny" : "allow", r * 1000);
+		for (i = 1; i < 60; i++) {
+			at = strlen(text);
+			snprintf(text + at, sizeof(text) - at, ", %d-%d",
+				 r * 1000 + i * 10, r * 1000 + i * 10 + 3);
+		}
+		at = strlen(text);
+		snprintf(text + at, sizeof(text) - at,
+			 " and addr not in 10.%d.0.0/16", r);
+		for (i = 1; i < 40; i++) {
+			at = strlen(text);
+			snprintf(text + at, sizeof(text) - at, ", 2001:db8::%x:%x",
+				 r, i);
+		}
+		at = strlen(text);
+		snprintf(text + at, sizeof(text) - at, "\n");
+	}
+	f = iouring_bpf_filter_compile(text, "long", NULL, &err);
+	if (!f) {
+		printf("FAIL: the long policy was refused: %s\n", err.msg);
+		return 1;
+	}
+	for (i = 0; i < f->nprogs; i++)
+		for (pc = 0; pc < f->progs[i].len; pc++)
+			far += f->progs[i].insns[pc].code == (BPF_JMP | BPF_JA) &&
+			       f->progs[i].insns[pc].k > 255;
+	if (!far) {
+		printf("FAIL: the long policy has no jump past 255 instructions: the far-jump path is not tested\n");
+		return 1;
+	}
+	ret = check_filter(f, text, 3000);
+	if (!ret)
+		printf("filter_fuzz: a %u-instruction program with %d far jumps matched the rules on 3000 contexts\n",
+		       f->progs[0].len, far);
+	iouring_bpf_filter_free(f);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static char text[16384];
@@ -290,6 +345,8 @@ int main(int argc, char **argv)
 			iters = strtol(argv[i + 1], NULL, 0);
 	}
 	rng = seed;
+	if (long_policy())
+		return 1;
 	while (shipped[nship])
 		nship++;
 	for (i = 0; i < iters; i++) {
