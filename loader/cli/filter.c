@@ -119,7 +119,7 @@ static int list_ops(const char *btf)
 static int probe_filters(void)
 {
 	struct iouring_bpf_filter_kinfo ki;
-	int i, n = 0, ret;
+	int ret;
 
 	ret = iouring_bpf_filter_probe(&ki);
 	if (ret)
@@ -131,23 +131,7 @@ static int probe_filters(void)
 	}
 	printf("io_uring filters: available (IORING_REGISTER_BPF_FILTER, %d opcodes)\n",
 	       ki.nr_ops);
-	printf("payloads:");
-	{
-		struct iouring_bpf_error err;
-		struct iouring_bpf_filter *f;
-		struct iouring_bpf_filter_prog p;
-
-		f = iouring_bpf_filter_compile("default deny\nallow * if user_data != 0\n",
-					       "ops", NULL, &err);
-		for (i = 0; f && !iouring_bpf_filter_prog(f, i, &p); i++) {
-			if (!ki.pdu_size[p.opcode])
-				continue;
-			printf("%s %s %u bytes", n++ ? "," : "", p.opname,
-			       ki.pdu_size[p.opcode]);
-		}
-		iouring_bpf_filter_free(f);
-	}
-	printf("%s\n", n ? "" : " none");
+	printf("payloads (bytes): %s\n", ki.payloads[0] ? ki.payloads : "none");
 	return EXIT_OK;
 }
 

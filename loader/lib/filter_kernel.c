@@ -110,9 +110,16 @@ int iouring_bpf_filter_probe(struct iouring_bpf_filter_kinfo *ki)
 	iouf_layout_load(&lay, NULL, NULL);
 	ki->nr_ops = lay.nr_ops;
 	for (op = 0; op < lay.nr_ops; op++) {
+		size_t n = strlen(ki->payloads);
+
+		memcpy(ki->opname[op], lay.opname[op], sizeof(ki->opname[op]));
 		kp = 0;
 		ret = reg(fd, op, IOUF_SZ_STRICT, 0, &allow, 1, &kp);
 		ki->pdu_size[op] = ret == -EMSGSIZE ? kp : 0;
+		if (ki->pdu_size[op])
+			snprintf(ki->payloads + n, sizeof(ki->payloads) - n,
+				 "%s%s %u", n ? ", " : "", lay.opname[op],
+				 ki->pdu_size[op]);
 	}
 	close(fd);
 	return 0;

@@ -92,6 +92,8 @@ struct iouring_bpf_filter_kinfo {
 	int	available;		/* IORING_REGISTER_BPF_FILTER works */
 	int	nr_ops;			/* opcodes asked (IORING_OP_LAST) */
 	unsigned char pdu_size[256];	/* payload bytes per opcode */
+	char	opname[256][24];	/* "openat" (kernel BTF, else 7.2.13's) */
+	char	payloads[256];		/* "connect 24, openat 24, ..." */
 	char	why[256];		/* if not available */
 };
 
