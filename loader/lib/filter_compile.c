@@ -48,6 +48,7 @@ struct gen {
 	const struct iouf_layout *lay;
 	struct iouring_bpf_error *err;
 	const char	*opname;
+	const char	*pname;		/* the policy, for messages */
 	int		line;
 	int		n, nlabels;
 	struct pinsn	p[MAX_PINSNS];
@@ -105,14 +106,15 @@ static int bad_loc(struct gen *g, const char *what, const struct iouf_loc *l,
 {
 	if (l->off < 0)
 		return iou_fail(g->err, IOURING_BPF_FAIL, ENOENT,
-				"line %d: %s is not in struct io_uring_bpf_ctx of this layout (%s); the kernel cannot filter on it",
-				g->line, what, g->lay->source);
+				"%s:%d: %s is not in struct io_uring_bpf_ctx of this layout (%s); the kernel cannot filter on it",
+				g->pname, g->line, what, g->lay->source);
 	if (!(sizes & l->size) || (l->size >= 4 && l->off % 4) ||
 	    (l->size < 4 && l->off % 4 + l->size > 4) ||
 	    l->off + (l->size > 4 ? l->size : 4) > g->lay->ctx_size + 3)
 		return iou_fail(g->err, IOURING_BPF_FAIL, EINVAL,
-				"line %d: %s is %d bytes at offset %d in this layout (%s): not readable with aligned 32-bit loads",
-				g->line, what, l->size, l->off, g->lay->source);
+				"%s:%d: %s is %d bytes at offset %d in this layout (%s): not readable with aligned 32-bit loads",
+				g->pname, g->line, what, l->size, l->off,
+				g->lay->source);
 	return 0;
 }
 
@@ -491,6 +493,7 @@ int iouf_compile(struct iouring_bpf_filter *f, struct iouring_bpf_error *err)
 		return iou_fail(err, IOURING_BPF_FAIL, ENOMEM, "out of memory");
 	g->lay = &f->lay;
 	g->err = err;
+	g->pname = f->pol.name;
 	f->nprogs = 0;
 	for (op = 0; op < (unsigned int)f->lay.nr_ops; op++) {
 		struct iouf_prog *p = &f->progs[f->nprogs];
