@@ -345,9 +345,15 @@ static int gen_test(struct gen *g, unsigned int op, const struct iouf_test *t,
 			return -1;
 		addr_pred(g, t, m, nm);
 		return 0;
-	case F_FLAGS: case F_ACCMODE: l = &lay->open_flags; break;
-	case F_MODE: l = &lay->open_mode; break;
-	case F_RESOLVE: l = &lay->open_resolve; break;
+	case F_FLAGS: case F_ACCMODE:
+		l = &lay->open_flags;
+		break;
+	case F_MODE:
+		l = &lay->open_mode;
+		break;
+	case F_RESOLVE:
+		l = &lay->open_resolve;
+		break;
 	default:
 		return iou_fail(g->err, IOURING_BPF_FAIL, EINVAL, "bad field");
 	}
@@ -648,29 +654,65 @@ __u32 iouf_run(const struct sock_filter *insns, unsigned int len,
 			X = BPF_MODE(f->code) == BPF_MEM ? M[k % BPF_MEMWORDS] :
 			    BPF_MODE(f->code) == BPF_LEN ? (__u32)ctx_size : k;
 			break;
-		case BPF_ST: M[k % BPF_MEMWORDS] = A; break;
-		case BPF_STX: M[k % BPF_MEMWORDS] = X; break;
+		case BPF_ST:
+			M[k % BPF_MEMWORDS] = A;
+			break;
+		case BPF_STX:
+			M[k % BPF_MEMWORDS] = X;
+			break;
 		case BPF_ALU:
 			switch (BPF_OP(f->code)) {
-			case BPF_ADD: A += src; break;
-			case BPF_SUB: A -= src; break;
-			case BPF_MUL: A *= src; break;
-			case BPF_DIV: if (!src) return 0; A /= src; break;
-			case BPF_AND: A &= src; break;
-			case BPF_OR: A |= src; break;
-			case BPF_XOR: A ^= src; break;
-			case BPF_LSH: A = src >= 32 ? 0 : A << src; break;
-			case BPF_RSH: A = src >= 32 ? 0 : A >> src; break;
-			case BPF_NEG: A = -A; break;
+			case BPF_ADD:
+				A += src;
+				break;
+			case BPF_SUB:
+				A -= src;
+				break;
+			case BPF_MUL:
+				A *= src;
+				break;
+			case BPF_DIV:
+				if (!src)
+					return 0;
+				A /= src;
+				break;
+			case BPF_AND:
+				A &= src;
+				break;
+			case BPF_OR:
+				A |= src;
+				break;
+			case BPF_XOR:
+				A ^= src;
+				break;
+			case BPF_LSH:
+				A = src >= 32 ? 0 : A << src;
+				break;
+			case BPF_RSH:
+				A = src >= 32 ? 0 : A >> src;
+				break;
+			case BPF_NEG:
+				A = -A;
+				break;
 			}
 			break;
 		case BPF_JMP:
 			switch (BPF_OP(f->code)) {
-			case BPF_JA: pc += k; break;
-			case BPF_JEQ: pc += A == src ? f->jt : f->jf; break;
-			case BPF_JGT: pc += A > src ? f->jt : f->jf; break;
-			case BPF_JGE: pc += A >= src ? f->jt : f->jf; break;
-			case BPF_JSET: pc += A & src ? f->jt : f->jf; break;
+			case BPF_JA:
+				pc += k;
+				break;
+			case BPF_JEQ:
+				pc += A == src ? f->jt : f->jf;
+				break;
+			case BPF_JGT:
+				pc += A > src ? f->jt : f->jf;
+				break;
+			case BPF_JGE:
+				pc += A >= src ? f->jt : f->jf;
+				break;
+			case BPF_JSET:
+				pc += A & src ? f->jt : f->jf;
+				break;
 			}
 			break;
 		case BPF_RET:

@@ -621,19 +621,38 @@ static int test_holds(const struct iouf_test *t, const struct iouf_layout *lay,
 	int i, m = 0;
 
 	switch (t->field) {
-	case F_USER_DATA: x = rd(ctx, &lay->user_data); break;
-	case F_SQE_FLAGS: x = rd(ctx, &lay->sqe_flags); break;
+	case F_USER_DATA:
+		x = rd(ctx, &lay->user_data);
+		break;
+	case F_SQE_FLAGS:
+		x = rd(ctx, &lay->sqe_flags);
+		break;
 	case F_FAMILY:
 		x = rd(ctx, connect ? &lay->connect_family : &lay->socket_family);
 		break;
-	case F_TYPE: x = rd(ctx, &lay->socket_type) & 0xf; break;
-	case F_PROTOCOL: x = rd(ctx, &lay->socket_protocol); break;
-	case F_PORT: x = ntohs((__u16)rd(ctx, &lay->connect_port)); break;
-	case F_FLAGS: x = rd(ctx, &lay->open_flags); break;
-	case F_ACCMODE: x = rd(ctx, &lay->open_flags) & 3; break;
-	case F_MODE: x = rd(ctx, &lay->open_mode); break;
-	case F_RESOLVE: x = rd(ctx, &lay->open_resolve); break;
-	case F_ADDR: case F_NR: break;
+	case F_TYPE:
+		x = rd(ctx, &lay->socket_type) & 0xf;
+		break;
+	case F_PROTOCOL:
+		x = rd(ctx, &lay->socket_protocol);
+		break;
+	case F_PORT:
+		x = ntohs((__u16)rd(ctx, &lay->connect_port));
+		break;
+	case F_FLAGS:
+		x = rd(ctx, &lay->open_flags);
+		break;
+	case F_ACCMODE:
+		x = rd(ctx, &lay->open_flags) & 3;
+		break;
+	case F_MODE:
+		x = rd(ctx, &lay->open_mode);
+		break;
+	case F_RESOLVE:
+		x = rd(ctx, &lay->open_resolve);
+		break;
+	case F_ADDR: case F_NR:
+		break;
 	}
 	for (i = 0; i < t->nvals && !m; i++) {
 		const struct iouf_value *v = &t->vals[i];
@@ -643,13 +662,27 @@ static int test_holds(const struct iouf_test *t, const struct iouf_layout *lay,
 			continue;
 		}
 		switch (t->cmp) {
-		case C_EQ: case C_NE: m = x == v->lo; break;
-		case C_LT: m = x < v->lo; break;
-		case C_LE: m = x <= v->lo; break;
-		case C_GT: m = x > v->lo; break;
-		case C_GE: m = x >= v->lo; break;
-		case C_IN: case C_NOTIN: m = x >= v->lo && x <= v->hi; break;
-		case C_HAS: case C_NOTHAS: m = (x & v->lo) == v->lo; break;
+		case C_EQ: case C_NE:
+			m = x == v->lo;
+			break;
+		case C_LT:
+			m = x < v->lo;
+			break;
+		case C_LE:
+			m = x <= v->lo;
+			break;
+		case C_GT:
+			m = x > v->lo;
+			break;
+		case C_GE:
+			m = x >= v->lo;
+			break;
+		case C_IN: case C_NOTIN:
+			m = x >= v->lo && x <= v->hi;
+			break;
+		case C_HAS: case C_NOTHAS:
+			m = (x & v->lo) == v->lo;
+			break;
 		}
 	}
 	return t->cmp == C_NE || t->cmp == C_NOTIN || t->cmp == C_NOTHAS ? !m : m;
