@@ -10,6 +10,9 @@
  *   --task-policy  apply POLICY to this task (fd -1), without setting
  *                  no_new_privs; prints "task-policy: status S errno E"
  *   --dir          where files are made (default: $TEST_TMPDIR or /tmp)
+ *   --pause DIR    after making the ring, write "PID FD" to DIR/ring and
+ *                  wait (up to 60 s) for DIR/go before the requests: for
+ *                  `iouring-bpf filter apply POLICY --ring PID:FD`
  * REQ: nop | socket:FAMILY:TYPE | connect:ADDR:PORT | connect:unix |
  *      openat:PATH:FLAG[|FLAG] | openat2:PATH:FLAG[|FLAG] | read | write |
  *      unlinkat:PATH | mkdirat:PATH | accept | send | recv | bind | listen
@@ -301,9 +304,33 @@ static int apply(const char *policy, int fd, const char *what)
 	return 0;
 }
 
+static int wait_go(const char *d, int fd)
+{
+	char path[512], tmp[512];
+	FILE *f;
+	int k;
+
+	snprintf(tmp, sizeof(tmp), "%s/ring.tmp", d);
+	snprintf(path, sizeof(path), "%s/ring", d);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fprintf(f, "%d %d\n", (int)getpid(), fd);
+	fclose(f);
+	rename(tmp, path);
+	snprintf(path, sizeof(path), "%s/go", d);
+	for (k = 0; k < 6000; k++) {
+		if (!access(path, F_OK))
+			return 0;
+		usleep(10000);
+	}
+	fprintf(stderr, "filter_req: no %s after 60 s\n", path);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
-	const char *ring_policy = NULL;
+	const char *ring_policy = NULL, *pause = NULL;
 	struct ring r;
 	int i, ret, bad = 0;
 
@@ -315,6 +342,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--task-policy") && i + 1 < argc) {
 			if (apply(argv[++i], -1, "task-policy"))
 				return 3;
+		} else if (!strcmp(argv[i], "--pause") && i + 1 < argc) {
+			pause = argv[++i];
 		} else if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
 			dir = argv[++i];
 		} else {
@@ -329,6 +358,8 @@ int main(int argc, char **argv)
 	}
 	if (ring_policy && apply(ring_policy, r.fd, "ring-policy"))
 		return 3;
+	if (pause && wait_go(pause, r.fd))
+		return 1;
 	for (; i < argc; i++) {
 		char req[300], *eq;
 		int deny;

@@ -44,6 +44,20 @@ grep -qE '^task-policy: status 4 errno (1|13)$' <<<"$out" ||
 	fail "task policy without no_new_privs as 65534: want status 4 (EPERM/EACCES), got: $out"
 echo "$out" | sed 's/^/[no no_new_privs] /'
 
+# `filter apply POLICY --ring PID:FD`: onto another process's ring
+checks=$((checks + 1))
+mkdir -p "$TMP/pause"
+"$REQ" --pause "$TMP/pause" socket:inet:stream=deny connect:127.0.0.1:80=deny nop=allow \
+	>"$TMP/pause/out" 2>&1 &
+pid=$!
+for _ in $(seq 600); do [ -s "$TMP/pause/ring" ] && break; sleep 0.1; done
+read -r rpid rfd <"$TMP/pause/ring" 2>/dev/null
+out=$("$CLI" filter apply no-network --ring "$rpid:$rfd" 2>&1) || fail "filter apply --ring $rpid:$rfd: $out"
+echo "[apply --ring] $out"
+touch "$TMP/pause/go"
+wait "$pid" || fail "filter_req after filter apply --ring: $(cat "$TMP/pause/out")"
+sed 's/^/[apply --ring] /' "$TMP/pause/out"
+
 # the CLI's own errors: a malformed policy is one line, exit 1, nothing runs
 checks=$((checks + 1))
 printf 'default allow\ndeny socket if famly == inet\n' >"$TMP/bad.policy"
