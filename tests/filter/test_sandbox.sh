@@ -58,6 +58,28 @@ touch "$TMP/pause/go"
 wait "$pid" || fail "filter_req after filter apply --ring: $(cat "$TMP/pause/out")"
 sed 's/^/[apply --ring] /' "$TMP/pause/out"
 
+# a policy compiled for a kernel whose socket payload is 16 bytes: this
+# kernel fills 12, refuses it (-EMSGSIZE: exit 5), and the ring is unchanged
+L4=$ROOT/build/tests/filter/layout4.o
+if [ -f "$L4" ]; then
+	checks=$((checks + 1))
+	rm -rf "$TMP/pause"; mkdir -p "$TMP/pause"
+	"$REQ" --pause "$TMP/pause" socket:inet6:stream=allow >"$TMP/pause/out" 2>&1 &
+	pid=$!
+	for _ in $(seq 600); do [ -s "$TMP/pause/ring" ] && break; sleep 0.1; done
+	read -r rpid rfd <"$TMP/pause/ring" 2>/dev/null
+	rc=0
+	out=$("$CLI" filter apply deny-ipv6 --btf "$L4" --ring "$rpid:$rfd" 2>&1) || rc=$?
+	[ "$rc" = 5 ] && grep -q 'the kernel gives 12 bytes of payload for socket, the policy reads 16' <<<"$out" ||
+		fail "payload size 16 on a 12-byte kernel: exit $rc, want 5: $out"
+	echo "[payload 16 bytes] exit $rc: $out"
+	touch "$TMP/pause/go"
+	wait "$pid" || fail "the refused policy changed the ring: $(cat "$TMP/pause/out")"
+	sed 's/^/[payload 16 bytes] /' "$TMP/pause/out"
+else
+	echo "note: no $L4 (clang): the payload-size refusal was not tried"
+fi
+
 # the CLI's own errors: a malformed policy is one line, exit 1, nothing runs
 checks=$((checks + 1))
 printf 'default allow\ndeny socket if famly == inet\n' >"$TMP/bad.policy"

@@ -5,6 +5,9 @@
  *   1: a future kernel with a field before the payload (it moves by 8)
  *   2: an older kernel whose payload has no connect member
  *   3: a kernel whose connect.port straddles two 32-bit words
+ *   4: a kernel whose socket payload has a fourth field (16 bytes): the
+ *      stock 7.2.13 fills 12, so it refuses such a program (-EMSGSIZE);
+ *      tests/filter/test_sandbox tries that (built by tests/Makefile)
  */
 struct io_uring_bpf_ctx {
 	unsigned long long user_data;
@@ -20,6 +23,9 @@ struct io_uring_bpf_ctx {
 			unsigned int family;
 			unsigned int type;
 			unsigned int protocol;
+#if LAYOUT == 4
+			unsigned int future;
+#endif
 		} socket;
 		struct {
 			unsigned long long flags;
