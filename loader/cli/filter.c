@@ -75,23 +75,38 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* a shipped policy's first comment paragraph, after "# name:", joined */
+static void summary(const char *t, char *out, size_t len)
+{
+	size_t n = 0;
+	const char *colon = strchr(t, ':'), *nl = strchr(t, '\n');
+
+	if (colon && nl && colon < nl)
+		t = colon + 1;
+	while (*t && n < len - 1) {
+		while (*t == '#' || *t == ' ')
+			t++;
+		if (*t == '\n' || !*t)
+			break;		/* an empty comment line ends it */
+		if (n)
+			out[n++] = ' ';
+		while (*t && *t != '\n' && n < len - 1)
+			out[n++] = *t++;
+		if (*t == '\n')
+			t++;
+	}
+	out[n] = 0;
+}
+
 static int list_policies(void)
 {
 	const char *const *names = iouring_bpf_filter_policies();
+	char buf[400];
 	int i;
 
 	for (i = 0; names[i]; i++) {
-		const char *t = iouring_bpf_filter_policy_text(names[i]);
-		const char *colon = strchr(t, ':');
-		const char *nl = strchr(t, '\n');
-
-		/* the first comment line, after "# name:" */
-		if (colon && nl && colon < nl)
-			t = colon + 1;
-		while (*t == ' ' || *t == '#')
-			t++;
-		nl = strchr(t, '\n');
-		printf("%-14s %.*s\n", names[i], nl ? (int)(nl - t) : 60, t);
+		summary(iouring_bpf_filter_policy_text(names[i]), buf, sizeof(buf));
+		printf("%-14s %s\n", names[i], buf);
 	}
 	printf("(iouring-bpf filter show NAME: the whole policy, compiled)\n");
 	return EXIT_OK;

@@ -119,7 +119,6 @@ void iouf_policy_free(struct iouf_policy *pol);
  * for the tests): 1 allow, 0 deny */
 int iouf_eval(const struct iouf_policy *pol, const struct iouf_layout *lay,
 	      unsigned int op, const void *ctx);
-const char *iouf_symbol(enum iouf_field f, __u64 v);
 
 /* filter_compile.c */
 int iouf_compile(struct iouring_bpf_filter *f, struct iouring_bpf_error *err);

@@ -121,16 +121,6 @@ static const struct {
 	{ "write", "write writev write_fixed writev_fixed" },
 };
 
-const char *iouf_symbol(enum iouf_field f, __u64 v)
-{
-	const struct sym *s = f < F_NR ? fields[f].syms : NULL;
-
-	for (; s && s->name; s++)
-		if (s->val == v)
-			return s->name;
-	return NULL;
-}
-
 static int word_in(const char *list, const char *w)
 {
 	size_t n = strlen(w);
