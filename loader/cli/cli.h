@@ -25,6 +25,9 @@ int cmd_load(int argc, char **argv);
 int cmd_unload(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+/* filter.c, sandbox.c: io_uring filters */
+int cmd_filter(int argc, char **argv);
+int cmd_sandbox(int argc, char **argv);
 
 /* out.c */
 /* argp for a subcommand whose only option is --json: returns it */

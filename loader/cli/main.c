@@ -33,6 +33,8 @@ static const struct {
 	{ "show", cmd_show },
 	{ "run", cmd_run },
 	{ "bench", cmd_bench },
+	{ "filter", cmd_filter },
+	{ "sandbox", cmd_sandbox },
 };
 
 static const char doc[] =
@@ -54,6 +56,11 @@ static const char doc[] =
 "  bench SCENARIO [--runs R] [--count N] [--json FILE]\n"
 "                                measure: nops, op-overhead, memcpy, wait,\n"
 "                                load or all (make bench runs it in the VM)\n"
+"  filter check|show|compile|list|ops|probe|apply [POLICY]\n"
+"                                io_uring filters (Linux 7.2+): policies\n"
+"                                compiled to classic BPF\n"
+"  sandbox --policy POLICY -- COMMAND [ARG...]\n"
+"                                run COMMAND with its rings filtered\n"
 "\n"
 "`iouring-bpf COMMAND --help` describes each command.\n"
 "\n"
@@ -82,7 +89,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		if (!*cmd_index)
-			argp_error(state, "a command is needed: list, probe, load, unload, show, run or bench");
+			argp_error(state, "a command is needed: list, probe, load, unload, show, run, bench, filter or sandbox");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -39,6 +39,7 @@ struct probe {
 	int		n;
 	struct btf	*btf;
 	enum iouring_bpf_loop_api api;
+	struct iouring_bpf_filter_kinfo filters;
 };
 
 __attribute__((format(printf, 6, 7)))
@@ -143,6 +144,15 @@ static void probe_rings(struct probe *p)
 		close(fd);
 }
 
+/* io_uring filters (Linux 7.2+): information, not part of the status */
+static void probe_filters(struct probe *p)
+{
+	iouring_bpf_filter_probe(&p->filters);
+	add(p, "io_uring filters", G_INFO, p->filters.available, NULL, "%s%s",
+	    p->filters.available ? "IORING_REGISTER_BPF_FILTER works; payload bytes: " :
+	    p->filters.why, p->filters.available ? p->filters.payloads : "");
+}
+
 static void run_probe(struct probe *p)
 {
 	struct statfs st;
@@ -170,6 +180,7 @@ static void run_probe(struct probe *p)
 	btf_item(p, "kfunc bpf_io_uring_get_region", G_LOOP);
 
 	probe_rings(p);
+	probe_filters(p);
 
 	bpffs = !statfs("/sys/fs/bpf", &st) && st.f_type == BPF_FS_MAGIC;
 	add(p, "bpffs", G_INFO, bpffs, NULL, "/sys/fs/bpf %s", bpffs ?
@@ -230,6 +241,13 @@ int cmd_probe(int argc, char **argv)
 							IOURING_BPF_LOOP_NONE));
 		json_bool(&j, "privileged", priv);
 		json_int(&j, "status", status);
+		json_bool(&j, "filters", p.filters.available);
+		json_obj(&j, "filter_payloads");
+		for (i = 0; i < p.filters.nr_ops; i++)
+			if (p.filters.pdu_size[i])
+				json_int(&j, p.filters.opname[i],
+					 p.filters.pdu_size[i]);
+		json_end(&j, NULL);
 		json_arr(&j, "items");
 		for (i = 0; i < p.n; i++) {
 			json_break(&j, "\n  ");
@@ -263,6 +281,8 @@ int cmd_probe(int argc, char **argv)
 		       iouring_bpf_loop_api_desc(p.api));
 	else
 		printf("loop hook:                     NOT available\n");
+	printf("io_uring filters:              %s\n", p.filters.available ?
+	       "available (iouring-bpf filter, sandbox)" : "NOT available");
 	if (status == EXIT_NOFEATURE && loop)
 		printf("the loop programs run on this kernel; IORING_OP_BPF needs the project's kernel (make kernel; kernel/vm-run -- iouring-bpf probe)\n");
 	else if (status == EXIT_NOFEATURE)

@@ -314,4 +314,7 @@ const char *iouring_bpf_ops_type(const struct iouring_bpf *h);
 }
 #endif
 
+/* io_uring filters: policies compiled to classic BPF (Linux 7.2+) */
+#include "iouring-bpf-filter.h"
+
 #endif /* __IOURING_BPF_LIB_H */

@@ -1,0 +1,62 @@
+# tests/filter/lib.sh - sourced by the VM tests of io_uring filters.
+# filters_or_skip: on a kernel without filters (our 6.12), check that the
+# CLI says so (exit 3) and SKIP with the reason; never pass there.
+# as_user CMD...: run CMD as uid/gid 65534 (setpriv). check NAME CMD...:
+# run CMD, count a failure if it exits non-zero, show its output.
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CLI=${IOURING_BPF_CLI:-$ROOT/build/iouring-bpf}
+REQ=$ROOT/build/tests/filter/filter_req
+TMP=${TEST_TMPDIR:-$(mktemp -d)}
+fails=0 checks=0
+
+skip() {
+	echo "$*"
+	exit 77
+}
+
+[ -x "$CLI" ] || skip "build/iouring-bpf is not built (make -C loader)"
+[ -x "$REQ" ] || skip "build/tests/filter/filter_req is not built (make -C tests filter)"
+# a directory uid 65534 can write too
+chmod 1777 "$TMP"
+export TEST_TMPDIR=$TMP
+
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+filters_or_skip() {
+	local rc=0 out
+	out=$("$CLI" filter probe 2>&1) || rc=$?
+	if [ "$rc" = 3 ]; then
+		# the feature is absent: the CLI must refuse, not run unfiltered
+		rc=0
+		"$CLI" sandbox --policy no-network -- true >"$TMP/sb.out" 2>&1 || rc=$?
+		[ "$rc" = 3 ] || { echo "FAIL: sandbox exited $rc without filters, want 3"; cat "$TMP/sb.out"; exit 1; }
+		skip "this kernel has no io_uring filters (IORING_REGISTER_BPF_FILTER, Linux 7.2+ with CONFIG_IO_URING_BPF=y): $(uname -r)"
+	fi
+	[ "$rc" = 0 ] || { echo "FAIL: filter probe exited $rc: $out"; exit 1; }
+	echo "$out"
+}
+
+as_user() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+}
+
+check() {
+	local name=$1 out rc=0
+	shift
+	checks=$((checks + 1))
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" != 0 ]; then
+		fail "$name: exit $rc"
+		echo "$out" | sed 's/^/    /'
+		return 1
+	fi
+	echo "$out" | sed "s/^/[$name] /"
+}
+
+finish() {
+	echo "$checks checks, $fails failed"
+	[ "$fails" = 0 ]
+}
