@@ -370,7 +370,7 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 		return 0;
 	}
 	if (strstr(iou_log(), "-- BEGIN PROG LOAD LOG --")) {
-		char prog[128], why[256], what[160];
+		char prog[128], why[256], what[160], zeros[400];
 		struct bpf_program *bp;
 		const char *sec = "?";
 
@@ -391,9 +391,14 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 		 * libbpf loads an object's programs all or nothing: one
 		 * refused program keeps every op of the object out.
 		 */
-		iou_fail(err, IOURING_BPF_REJECTED, ret,
-			 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. Fix that program (or move it to an object of its own); the verifier's log ends with:",
-			 h->name, prog, sec, why, what);
+		if (iou_geo_zero_rodata(h, zeros, sizeof(zeros)))
+			iou_fail(err, IOURING_BPF_REJECTED, ret,
+				 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. These const volatile globals were 0 at load, which a program that sizes its ring regions or loops from them cannot work with: %s. The loader fills only the ring globals it knows (sq_entries, cq_entries, cq_head_offset, cq_tail_offset, cqes_offset, ... and iou_*) from the ring it is bound to (load --ring PID:FD, run FILE); give the others with --set NAME=VALUE. The verifier's log ends with:",
+				 h->name, prog, sec, why, what, zeros);
+		else
+			iou_fail(err, IOURING_BPF_REJECTED, ret,
+				 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. Fix that program (or move it to an object of its own); the verifier's log ends with:",
+				 h->name, prog, sec, why, what);
 		if (err)
 			iou_log_verifier_tail(err->detail, sizeof(err->detail));
 		return ret;
@@ -566,6 +571,12 @@ const char *iouring_bpf_ops_type(const struct iouring_bpf *h)
 	if (h->kind == IOURING_BPF_KIND_OP)
 		return "uring_bpf_ops";
 	return h->ops == h->ops_v3 ? "io_uring_ops" : "io_uring_bpf_ops";
+}
+
+const struct io_uring_params *
+iouring_bpf_ring_params(const struct iouring_bpf *h)
+{
+	return h->have_ring ? &h->ring : NULL;
 }
 
 int iouring_bpf_op_id(const struct iouring_bpf *h)

@@ -116,3 +116,46 @@ int iou_geo_known(const char *name)
 			return 1;
 	return 0;
 }
+
+/*
+ * The .rodata integers still 0 at load that the loader did not fill: for
+ * a verifier rejection, the likely cause when a program sizes its regions
+ * or loops from them. Returns how many; names into out.
+ */
+int iou_geo_zero_rodata(struct iouring_bpf *h, char *out, size_t len)
+{
+	struct btf *btf = bpf_object__btf(h->obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *t;
+	size_t used = 0;
+	int id, j, n = 0;
+
+	out[0] = '\0';
+	id = btf ? btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC) : -1;
+	if (id < 0)
+		return 0;
+	t = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(t);
+	for (j = 0; j < btf_vlen(t); j++, vs++) {
+		const struct btf_type *var = btf__type_by_id(btf, vs->type);
+		const char *name = btf__name_by_offset(btf, var->name_off);
+		struct objvar v;
+		size_t k;
+
+		if (!strcmp(name, "iou_api") || iou_geo_is_filled(h, name) ||
+		    objvar_find(h->obj, name, &v) ||
+		    !(btf_is_int(v.type) || btf_is_any_enum(v.type)))
+			continue;
+		for (k = 0; k < v.size && !((char *)v.ptr)[k]; k++)
+			;
+		if (k < v.size)
+			continue;
+		n++;
+		if (used < len)
+			used += snprintf(out + used, len - used, "%s%s%s",
+					 used ? ", " : "", name,
+					 iou_geo_known(name) ?
+					 " (a ring global: bind a ring)" : "");
+	}
+	return n;
+}

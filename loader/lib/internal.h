@@ -77,6 +77,7 @@ int iou_geo_fill(struct iouring_bpf *h, const struct io_uring_params *p,
 		 struct iouring_bpf_error *err);
 int iou_geo_is_filled(const struct iouring_bpf *h, const char *name);
 int iou_geo_known(const char *name);
+int iou_geo_zero_rodata(struct iouring_bpf *h, char *out, size_t len);
 
 /* ringinfo.c: a ring given by fd */
 int iou_ring_fd_check(int fd, struct iouring_bpf_error *err);

@@ -337,6 +337,10 @@ static int set_kv(struct iouring_bpf *h, const char *kv, int check_param,
 		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
 			"%s has no parameter '%s' (see `iouring-bpf list`)",
 			h->name, s.name);
+	if (h->prog && (val[0] == '@' || s.size_name[0] || s.index >= 0))
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"%s: its parameters are numbers: %s=N (resources and arrays are for FILE.bpf.o)",
+				h->name, s.name);
 	if (objvar_find(h->obj, s.name, &v)) {
 		global_names(h, names, sizeof(names));
 		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
