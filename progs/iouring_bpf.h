@@ -414,8 +414,9 @@ struct iou_ring {
 
 /*
  * Does the ring have the SQ layout the loader gave us (iou_sq_array)?
- * The loader knows for rings it made; for another process's ring it
- * assumes NO_SQARRAY. v3 and 7.1 read the ring's flags through the ctx.
+ * The loader reads it from the kernel for a ring given by fd; this check
+ * guards against a caller's wrong io_uring_params. v3 and 7.1 read the
+ * ring's flags through the ctx.
  * 7.2's ctx is opaque: there the flags word is read with
  * bpf_probe_read_kernel() at the offset CO-RE gives for io_ring_ctx
  * (the iou_ctx pointer is the io_ring_ctx); -1 if that read fails.
