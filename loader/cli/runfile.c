@@ -3,8 +3,8 @@
  * runfile.c - `iouring-bpf run FILE.bpf.o`: the generic workload of any
  * loop object, ours or written elsewhere. It makes the ring liburing's
  * tests of the merged hook use (SINGLE_ISSUER | DEFER_TASKRUN |
- * NO_SQARRAY | CQSIZE), binds the object to it (the library fills the
- * ring globals the object declares), applies --set, loads, attaches and
+ * NO_SQARRAY | CQSIZE), applies --set, binds the object to the ring (the
+ * library fills the ring globals the object declares), loads, attaches and
  * calls io_uring_enter() until the program stops (enter returns >= 0) or
  * the timeout's SIGALRM ends the wait. It reports what enter returned,
  * the CQEs left in the CQ and every global after the run; the exit code
@@ -104,7 +104,8 @@ int cmd_run_file(const char *path, const struct prog_args *pa, int json,
 				  path);
 		goto out;
 	}
-	if (iouring_bpf_check_kernel(h, &err))
+	/* usage errors first, then "the kernel lacks it" */
+	if (prog_args_apply(pa, h, &err) || iouring_bpf_check_kernel(h, &err))
 		goto fail;
 	fd = iouring_bpf_ring_setup(IOURING_BPF_KIND_LOOP, RUNFILE_SQ, &p, &err);
 	if (fd < 0)
@@ -118,7 +119,7 @@ int cmd_run_file(const char *path, const struct prog_args *pa, int json,
 		goto out;
 	}
 	if (iouring_bpf_set_ring(h, ring.fd, &p, &err) ||
-	    prog_args_apply(pa, h, &err) || iouring_bpf_load(h, &err) ||
+	    iouring_bpf_load(h, &err) ||
 	    iouring_bpf_attach_link(h, &err))
 		goto fail;
 	geometry_line(h, geo, sizeof(geo));
