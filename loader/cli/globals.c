@@ -45,11 +45,19 @@ static int scalar(const struct btf_type *t, const void *p, long long *v,
 		return -1;
 	}
 	switch (size) {
-	case 1: *v = sign ? *(const __s8 *)p : *(const __u8 *)p; return 0;
-	case 2: *v = sign ? *(const __s16 *)p : *(const __u16 *)p; return 0;
-	case 4: *v = sign ? (long long)*(const __s32 *)p :
-			    (long long)*(const __u32 *)p; return 0;
-	case 8: *v = *(const __s64 *)p; return 0;
+	case 1:
+		*v = sign ? *(const __s8 *)p : *(const __u8 *)p;
+		return 0;
+	case 2:
+		*v = sign ? *(const __s16 *)p : *(const __u16 *)p;
+		return 0;
+	case 4:
+		*v = sign ? (long long)*(const __s32 *)p :
+			    (long long)*(const __u32 *)p;
+		return 0;
+	case 8:
+		*v = *(const __s64 *)p;
+		return 0;
 	}
 	return -1;
 }

@@ -119,6 +119,20 @@ static int grab_fd(int pid, int fd, struct iouring_bpf_error *err)
 				  pid, fd, fd, pid, target);
 }
 
+static void print_loop_loaded(struct iouring_bpf *h, const struct load_args *a,
+			      const char *path)
+{
+	const struct io_uring_params *p = iouring_bpf_ring_params(h);
+
+	printf("loaded %s: attached to the ring fd %lld of process %lld; pinned at %s\nbinding: %s\n",
+	       iouring_bpf_name(h), a->ring_fd, a->ring_pid, path,
+	       iouring_bpf_loop_api_desc(iouring_bpf_loop_binding(h)));
+	printf("ring: %u SQ / %u CQ entries, flags 0x%x, %s\n",
+	       p->sq_entries, p->cq_entries, p->flags,
+	       p->flags & IORING_SETUP_NO_SQARRAY ? "no SQ array" :
+	       "an SQ array");
+}
+
 int cmd_load(int argc, char **argv)
 {
 	struct load_args a = { 0 };
@@ -191,17 +205,7 @@ int cmd_load(int argc, char **argv)
 		printf("loaded %s: IORING_OP_BPF op id %d for every IORING_SETUP_BPF ring; pinned at %s\n",
 		       iouring_bpf_name(h), iouring_bpf_op_id(h), path);
 	else
-	{
-		const struct io_uring_params *p = iouring_bpf_ring_params(h);
-
-		printf("loaded %s: attached to the ring fd %lld of process %lld; pinned at %s\nbinding: %s\n",
-		       iouring_bpf_name(h), a.ring_fd, a.ring_pid, path,
-		       iouring_bpf_loop_api_desc(iouring_bpf_loop_binding(h)));
-		printf("ring: %u SQ / %u CQ entries, flags 0x%x, %s\n",
-		       p->sq_entries, p->cq_entries, p->flags,
-		       p->flags & IORING_SETUP_NO_SQARRAY ? "no SQ array" :
-		       "an SQ array");
-	}
+		print_loop_loaded(h, &a, path);
 	printf("unload with: iouring-bpf unload %s\n", pin);
 	goto out;
 fail:

@@ -46,6 +46,11 @@ const struct iou_geo_name iou_geo_names[] = {
 	{ NULL, 0 },
 };
 
+static unsigned long long max_ull(unsigned long long a, unsigned long long b)
+{
+	return a > b ? a : b;
+}
+
 static unsigned long long geo_value(const struct io_uring_params *p, int src)
 {
 	__u32 array = (p->flags & IORING_SETUP_NO_SQARRAY) ? 0 : p->sq_off.array;
@@ -65,7 +70,7 @@ static unsigned long long geo_value(const struct io_uring_params *p, int src)
 	case G_CQ_TAIL:		return p->cq_off.tail;
 	case G_CQES:		return p->cq_off.cqes;
 	case G_FLAGS:		return p->flags;
-	case G_RINGS_SIZE:	return cq_end > sq_end ? cq_end : sq_end;
+	case G_RINGS_SIZE:	return max_ull(cq_end, sq_end);
 	case G_SQES_SIZE:	return (__u64)p->sq_entries * 64;
 	}
 	return 0;

@@ -98,10 +98,12 @@ static int parse_size(const char *s, unsigned long long *out)
 	v = strtoull(s, &end, 0);
 	if (errno)
 		return -ERANGE;
-	switch (*end) {
-	case 'K': case 'k': v <<= 10; end++; break;
-	case 'M': case 'm': v <<= 20; end++; break;
-	case 'G': case 'g': v <<= 30; end++; break;
+	if (v > (1ULL << 40))
+		return -EINVAL;
+	if (*end && strchr("KkMmGg", *end)) {
+		v <<= *end == 'K' || *end == 'k' ? 10 :
+		      *end == 'M' || *end == 'm' ? 20 : 30;
+		end++;
 	}
 	if (*end || !v || v > (1ULL << 40))
 		return -EINVAL;

@@ -18,6 +18,9 @@ rc=0
 if [ "$rc" != 0 ]; then
 	fail "run nops.bpf.o --set reqs_to_run=1000: exit $rc: $(cat "$TMP/err" "$J")"
 else
+	checks=$((checks + 1))
+	python3 "$ROOT/tests/host/json_check.py" "$ROOT/docs/json/run-file.schema.json" "$J" ||
+		fail "run FILE --json does not match docs/json/run-file.schema.json"
 	got=$(jget "$J" '(d["enter_ret"], d["cqes_left"], d["globals"]["reqs_done"], d["globals"]["reqs_issued"], d["globals"]["reqs_failed"], d["globals"]["sq_entries"], d["globals"]["cqes_offset"] > 0)')
 	[ "$got" = "(0, 0, 1000, 1000, 0, 64, True)" ] &&
 		echo "ok: 1000 NOPs in one enter, geometry filled: $got" ||
