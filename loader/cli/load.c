@@ -180,7 +180,7 @@ int cmd_load(int argc, char **argv)
 		if (iouring_bpf_check_kernel(h, &err))
 			goto fail;
 		ring = grab_fd(a.ring_pid, a.ring_fd, &err);
-		if (ring < 0 || iouring_bpf_set_ring(h, ring, NULL, &err))
+		if (ring < 0)
 			goto fail;
 	}
 
@@ -197,7 +197,7 @@ int cmd_load(int argc, char **argv)
 		goto out;
 	}
 
-	if (iouring_bpf_load(h, &err) || iouring_bpf_attach_link(h, &err) ||
+	if (iouring_bpf_start(h, ring, NULL, NULL, &err) ||
 	    iouring_bpf_pin(h, path, &err))
 		goto fail;
 

@@ -118,9 +118,7 @@ int cmd_run_file(const char *path, const struct prog_args *pa, int json,
 				  strerror(-ret));
 		goto out;
 	}
-	if (iouring_bpf_set_ring(h, ring.fd, &p, &err) ||
-	    iouring_bpf_load(h, &err) ||
-	    iouring_bpf_attach_link(h, &err))
+	if (iouring_bpf_start(h, ring.fd, &p, NULL, &err))
 		goto fail;
 	geometry_line(h, geo, sizeof(geo));
 

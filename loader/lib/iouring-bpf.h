@@ -167,6 +167,18 @@ struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
 /* detach (destroys the link) and free h; NULL is a no-op */
 void iouring_bpf_detach(struct iouring_bpf *h);
 
+/*
+ * The lifecycle after open, in its one order (iouring_bpf_attach(), `run
+ * FILE` and `load` go through it): set params (NULL-ended "KEY=VALUE",
+ * or NULL), check the kernel, bind a loop program to ring_fd (p: the
+ * io_uring_params its setup filled, or NULL: read from the kernel; both
+ * ignored for op programs), load, attach. 0 or a negative errno with err
+ * filled; h stays the caller's either way.
+ */
+int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
+		      const struct io_uring_params *p,
+		      const char *const *params, struct iouring_bpf_error *err);
+
 /* --- the same in steps ------------------------------------------------ */
 
 /*
