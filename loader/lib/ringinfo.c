@@ -90,9 +90,14 @@ static int ring_flags(int fd, unsigned int *flags, unsigned int *sq,
 	skel->rodata->want_tgid = getpid();
 	skel->rodata->want_fd = fd;
 	ret = iou_ringinfo__load(skel);
+	if (ret == -EPERM || ret == -EACCES) {
+		ret = iou_fail(err, IOURING_BPF_PERM, ret,
+			       "not permitted to load BPF (%s): reading a ring's setup flags takes a BPF iterator, which needs CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN; run as root, or pass the ring's io_uring_params (iouring_bpf_set_ring())",
+			       strerror(-ret));
+		goto out;
+	}
 	if (ret) {
-		ret = iou_fail(err, ret == -EPERM ? IOURING_BPF_PERM :
-			       IOURING_BPF_FAIL, ret,
+		ret = iou_fail(err, IOURING_BPF_FAIL, ret,
 			       "cannot read the ring's setup flags: loading the BPF iterator failed (%s); pass the ring's io_uring_params instead (iouring_bpf_set_ring())",
 			       strerror(-ret));
 		goto out;
