@@ -15,11 +15,18 @@
  * never reads through the ring pointer (7.2 makes it an opaque struct
  * iou_ctx *; a struct io_ring_ctx * here is what libbpf matches to either).
  *
- * The ring geometry comes from .rodata globals that `iouring-bpf load`
- * fills when an object has them (iou_sq_tail, iou_sq_mask, iou_cq_head,
- * iou_cq_tail, iou_cq_mask, iou_cqes, iou_rings_size, iou_sqes_size: the
- * io_uring_params offsets); for another process's ring it assumes
- * IORING_SETUP_NO_SQARRAY, as liburing's own tests of the hook use.
+ * The ring geometry comes from `const volatile` globals under the names
+ * liburing's tests of the hook use (sq_entries, cq_entries,
+ * cq_head_offset, cq_tail_offset, cqes_offset; and sq_tail_offset in
+ * the same style): the application copies them from io_uring_params,
+ * `iouring-bpf load` and `run` fill them from the ring. It assumes a
+ * ring without an SQ array (IORING_SETUP_NO_SQARRAY), as liburing's
+ * tests create theirs.
+ *
+ * It compiles against any vmlinux.h: its own versions of the hook's types
+ * carry a CO-RE ___flavour (libbpf matches a struct_ops type by its name
+ * without the flavour), so a vmlinux.h of a 7.1+ kernel, which has
+ * them, does not see them defined twice.
  *
  * Run (a stock 7.1+ kernel; on the project's kernel `load` refuses it
  * with exit 3, it has v3's io_uring_ops only):
@@ -35,35 +42,38 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* the merged uapi, as Linux 7.1's BTF has it */
-struct iou_loop_params {
+/* the merged uapi, as Linux 7.1's BTF has it, flavoured */
+struct iou_loop_params___nops {
 	__u32 cq_wait_idx;
 };
 
-struct io_uring_bpf_ops {
-	int (*loop_step)(struct io_ring_ctx *ctx, struct iou_loop_params *lp);
+struct io_uring_bpf_ops___nops {
+	int (*loop_step)(struct io_ring_ctx *ctx,
+			 struct iou_loop_params___nops *lp);
 	__u32 ring_fd;
 	void *priv;
 };
 
-enum { IOU_LOOP_CONTINUE = 0, IOU_LOOP_STOP = 1 };
-enum { IOU_REGION_MEM = 0, IOU_REGION_CQ = 1, IOU_REGION_SQ = 2 };
+/* IOU_LOOP_CONTINUE/STOP, IOU_REGION_CQ/SQ: enumerators a 7.1+ vmlinux.h has */
+enum { NOPS_CONTINUE = 0, NOPS_STOP = 1 };
+enum { NOPS_REGION_CQ = 1, NOPS_REGION_SQ = 2 };
 
 extern int bpf_io_uring_submit_sqes(struct io_ring_ctx *ctx, __u32 nr) __ksym;
 extern __u8 *bpf_io_uring_get_region(struct io_ring_ctx *ctx, __u32 region_id,
 				     const size_t rdwr_buf_size) __ksym;
 
-/* ring geometry, filled by the loader */
-const volatile __u32 iou_sq_tail, iou_sq_mask;
-const volatile __u32 iou_cq_head, iou_cq_tail, iou_cq_mask, iou_cqes;
-const volatile __u64 iou_rings_size, iou_sqes_size;
+/* ring geometry, filled by the loader (liburing's names) */
+const volatile __u32 sq_entries, cq_entries;
+const volatile __u32 cq_head_offset, cq_tail_offset, cqes_offset;
+const volatile __u32 sq_tail_offset;
 
 const volatile __u32 nr = 8;	/* NOPs to run */
 
 __u32 issued, completed, errors, steps;
 
 SEC("struct_ops.s/loop_step")
-int BPF_PROG(nops_step, struct io_ring_ctx *ring, struct iou_loop_params *lp)
+int BPF_PROG(nops_step, struct io_ring_ctx *ring,
+	     struct iou_loop_params___nops *lp)
 {
 	__u32 *sq_tail, *cq_head, *cq_tail, head, i;
 	struct io_uring_sqe *sqe;
@@ -71,19 +81,21 @@ int BPF_PROG(nops_step, struct io_ring_ctx *ring, struct iou_loop_params *lp)
 	__u8 *rings, *sqes;
 
 	steps++;
-	rings = bpf_io_uring_get_region(ring, IOU_REGION_CQ, iou_rings_size);
-	sqes = bpf_io_uring_get_region(ring, IOU_REGION_SQ, iou_sqes_size);
+	rings = bpf_io_uring_get_region(ring, NOPS_REGION_CQ, cqes_offset +
+					(__u64)cq_entries * sizeof(*cqe));
+	sqes = bpf_io_uring_get_region(ring, NOPS_REGION_SQ,
+				       (__u64)sq_entries * sizeof(*sqe));
 	if (!rings || !sqes)
-		return IOU_LOOP_STOP;
-	sq_tail = (__u32 *)(rings + iou_sq_tail);
-	cq_head = (__u32 *)(rings + iou_cq_head);
-	cq_tail = (__u32 *)(rings + iou_cq_tail);
+		return NOPS_STOP;
+	sq_tail = (__u32 *)(rings + sq_tail_offset);
+	cq_head = (__u32 *)(rings + cq_head_offset);
+	cq_tail = (__u32 *)(rings + cq_tail_offset);
 
 	/* reap the NOPs that completed */
 	head = *(volatile __u32 *)cq_head;
 	for (i = 0; i < 16 && head != *(volatile __u32 *)cq_tail; i++) {
-		cqe = (void *)(rings + iou_cqes +
-			       (__u64)(head & iou_cq_mask) * sizeof(*cqe));
+		cqe = (void *)(rings + cqes_offset +
+			       (__u64)(head & (cq_entries - 1)) * sizeof(*cqe));
 		if (cqe->res)
 			errors++;
 		completed++;
@@ -91,27 +103,28 @@ int BPF_PROG(nops_step, struct io_ring_ctx *ring, struct iou_loop_params *lp)
 	}
 	*(volatile __u32 *)cq_head = head;
 	if (completed >= nr || errors)
-		return IOU_LOOP_STOP;
+		return NOPS_STOP;
 
 	/* queue the next one when the previous is done */
 	if (issued == completed) {
 		__u32 tail = *(volatile __u32 *)sq_tail;
 
-		sqe = (void *)(sqes + (__u64)(tail & iou_sq_mask) * sizeof(*sqe));
+		sqe = (void *)(sqes + (__u64)(tail & (sq_entries - 1)) *
+			       sizeof(*sqe));
 		__builtin_memset(sqe, 0, sizeof(*sqe));
 		sqe->opcode = 0;		/* IORING_OP_NOP */
 		sqe->user_data = issued;
 		*(volatile __u32 *)sq_tail = tail + 1;
 		if (bpf_io_uring_submit_sqes(ring, 1) != 1)
-			return IOU_LOOP_STOP;
+			return NOPS_STOP;
 		issued++;
 	}
 	/* wake me when one more CQE is posted */
 	lp->cq_wait_idx = head + 1;
-	return IOU_LOOP_CONTINUE;
+	return NOPS_CONTINUE;
 }
 
 SEC(".struct_ops.link")
-struct io_uring_bpf_ops mainline_nops = {
+struct io_uring_bpf_ops___nops mainline_nops = {
 	.loop_step = (void *)nops_step,
 };

@@ -40,6 +40,36 @@
 #include "iou_opflags.h"
 #include "iou_exit_info.h"
 
+/*
+ * The types only one of the kernels has. The header compiles against a
+ * vmlinux.h of our kernel or of a stock 7.1/7.2 (`bpftool btf dump file
+ * /sys/kernel/btf/vmlinux format c`): what it needs of a type that only
+ * some kernels have, it declares itself under a CO-RE ___flavour name
+ * (libbpf matches a type by its name without the flavour, struct_ops map
+ * types too), and a type it only points to is declared, not defined.
+ */
+struct uring_bpf_data;
+struct bpf_req_mem_desc;
+struct io_ring_ctx;
+
+struct uring_bpf_data___iou {		/* IORING_OP_BPF (our kernel) */
+	__u32	opf;
+} __attribute__((preserve_access_index));
+
+struct bpf_req_mem_desc___iou {		/* the memcpy kfunc's argument */
+	__u8		buf_id;
+	unsigned int	offset;
+};
+
+struct uring_bpf_ops___iou {		/* IOU_OP_OPS() */
+	unsigned short	id;
+	int	(*prep_fn)(struct uring_bpf_data *data,
+			   const struct io_uring_sqe *sqe);
+	int	(*issue_fn)(struct uring_bpf_data *data);
+	void	(*fail_fn)(struct uring_bpf_data *data);
+	void	(*cleanup_fn)(struct uring_bpf_data *data);
+};
+
 /* ---------------------------------------------------------------------- */
 /* uapi constants vmlinux.h cannot carry (macros, or values from our ABI)  */
 
@@ -161,7 +191,7 @@ extern struct iou_exit_info iou_exit;
  * the struct themselves, with SEC(".struct_ops.link").
  */
 #define IOU_OP_OPS(__name, __id, __prep, __issue)			\
-	SEC(".struct_ops.link") struct uring_bpf_ops __name = {		\
+	SEC(".struct_ops.link") struct uring_bpf_ops___iou __name = {	\
 		.id = (__id),						\
 		.prep_fn = (void *)__prep,				\
 		.issue_fn = (void *)__issue,				\
@@ -170,7 +200,8 @@ extern struct iou_exit_info iou_exit;
 /* the 18 bits of sqe->bpf_op_flags that belong to the program */
 static __always_inline __u32 iou_op_flags(struct uring_bpf_data *data)
 {
-	return data->opf & IORING_BPF_CUSTOM_FLAGS_MASK;
+	return ((struct uring_bpf_data___iou *)data)->opf &
+	       IORING_BPF_CUSTOM_FLAGS_MASK;
 }
 
 static __always_inline void iou_op_set_result(struct uring_bpf_data *data,
@@ -190,10 +221,11 @@ static __always_inline int iou_op_memcpy(struct uring_bpf_data *data,
 					 __u8 src_id, unsigned int src_off,
 					 unsigned int len)
 {
-	struct bpf_req_mem_desc dst = { .buf_id = dst_id, .offset = dst_off };
-	struct bpf_req_mem_desc src = { .buf_id = src_id, .offset = src_off };
+	struct bpf_req_mem_desc___iou dst = { .buf_id = dst_id, .offset = dst_off };
+	struct bpf_req_mem_desc___iou src = { .buf_id = src_id, .offset = src_off };
 
-	return io_uring_bpf_req_memcpy(data, &dst, &src, len);
+	return io_uring_bpf_req_memcpy(data, (struct bpf_req_mem_desc *)&dst,
+				       (struct bpf_req_mem_desc *)&src, len);
 }
 
 #ifdef IOU_LOOP_PROGRAM
@@ -260,9 +292,22 @@ const volatile __u32 iou_api;
 #define IOU_STOP		1	/* IOU_RES_STOP, IOU_LOOP_STOP */
 
 /*
- * mainline's types: vmlinux.h comes from our kernel, which lacks them.
+ * the struct_ops types and v3's loop state, flavoured: each kernel has one
+ * of the two ops types, and a vmlinux.h carries only its own kernel's.
  * libbpf matches a struct_ops type by its name without the ___flavour.
  */
+struct iou_loop_args;
+struct io_uring_ops___v3 {
+	int (*loop)(void *ctx, struct iou_loop_args *lp);
+	__u32 ring_fd;
+	void *priv;
+};
+
+struct iou_loop_state___v3 {
+	__u32	cq_tail;
+	__s64	timeout;
+} __attribute__((preserve_access_index));
+
 struct iou_loop_params___mainline;
 struct io_uring_bpf_ops___mainline {
 	int (*loop_step)(void *ctx, struct iou_loop_params___mainline *lp);
@@ -301,7 +346,7 @@ struct iou_loop {
  * (mainline); the loader creates one and sets its ring_fd before load.
  */
 #define IOU_LOOP_OPS(__name, __fn)					\
-	SEC(".struct_ops.link") struct io_uring_ops __name = {		\
+	SEC(".struct_ops.link") struct io_uring_ops___v3 __name = {	\
 		.loop = (void *)__fn,					\
 	};								\
 	SEC(".struct_ops.link")						\
@@ -365,14 +410,14 @@ static __always_inline __u32 iou_wait_target_get(struct iou_loop *L)
 static __always_inline void iou_wait_timeout(struct iou_loop *L, __u64 abs_ns)
 {
 	if (iou_has_wait_timeout())
-		((struct iou_loop_state *)L->lp)->timeout = abs_ns;
+		((struct iou_loop_state___v3 *)L->lp)->timeout = abs_ns;
 }
 
 /* the wait's timeout (v3); mainline: never (S64_MAX) */
 static __always_inline __u64 iou_wait_timeout_get(struct iou_loop *L)
 {
 	if (iou_has_wait_timeout())
-		return ((struct iou_loop_state *)L->lp)->timeout;
+		return ((struct iou_loop_state___v3 *)L->lp)->timeout;
 	return 0x7fffffffffffffffULL;
 }
 
@@ -414,8 +459,9 @@ struct iou_ring {
 
 /*
  * Does the ring have the SQ layout the loader gave us (iou_sq_array)?
- * The loader knows for rings it made; for another process's ring it
- * assumes NO_SQARRAY. v3 and 7.1 read the ring's flags through the ctx.
+ * The loader reads it from the kernel for a ring given by fd; this check
+ * guards against a caller's wrong io_uring_params. v3 and 7.1 read the
+ * ring's flags through the ctx.
  * 7.2's ctx is opaque: there the flags word is read with
  * bpf_probe_read_kernel() at the offset CO-RE gives for io_ring_ctx
  * (the iou_ctx pointer is the io_ring_ctx); -1 if that read fails.

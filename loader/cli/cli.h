@@ -68,6 +68,10 @@ int prog_args_apply(const struct prog_args *pa, struct iouring_bpf *h,
 int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
 		   long long *fd);
 
+/* runfile.c: `run FILE.bpf.o`, the generic loop workload */
+int cmd_run_file(const char *path, const struct prog_args *pa, int json,
+		 long long timeout_s);
+
 /* pins.c: struct_ops links, the ones `load` pinned and all in the system */
 struct link_desc {
 	char	pin[256];	/* name under PIN_DIR, "" if not ours */
@@ -90,5 +94,16 @@ __u32 ops_first_prog_id(int map_fd, const struct bpf_map_info *mi);
  * NULL) as the member "state" of j's current object
  */
 void print_prog_state(const struct link_desc *d, struct json *j);
+
+/*
+ * globals.c: the variables of data section sec (a BTF DATASEC) whose
+ * bytes are data: as members of j's current object, or as text (one line
+ * each: "  NAME VALUE SECTION", or " NAME=VALUE" with inline_text)
+ */
+struct btf;
+struct btf_type;
+void print_globals(const struct btf *btf, const struct btf_type *sec,
+		   const char *sec_name, const void *data, size_t size,
+		   struct json *j, int inline_text);
 
 #endif /* __IOURING_BPF_CLI_H */

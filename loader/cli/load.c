@@ -67,8 +67,13 @@ static const struct argp argp = {
 	"The binding follows the kernel's BTF: v3's struct io_uring_ops (the "
 	"project's kernel) or mainline's struct io_uring_bpf_ops (Linux 7.1+); "
 	"a FILE.bpf.o may carry either map or both, and only the kernel's is "
-	"created. Another process's ring is assumed to have no SQ array "
-	"(IORING_SETUP_NO_SQARRAY).", NULL, NULL, NULL,
+	"created. The ring's layout (entries, offsets, SQ array or not) is read "
+	"from the kernel and fills the ring globals the program declares "
+	"(sq_entries, cq_entries, cq_head_offset, cq_tail_offset, cqes_offset, "
+	"... and iou_*). --set reaches every global (.rodata, .data, .bss; "
+	"NAME[I]=V for arrays, strings for char arrays); resources (@PATH, "
+	"@buf:N) only with `run`, since they would belong to this process.",
+	NULL, NULL, NULL,
 };
 
 /* a copy of fd `fd` of process `pid` in this process, or -errno */
@@ -114,13 +119,27 @@ static int grab_fd(int pid, int fd, struct iouring_bpf_error *err)
 				  pid, fd, fd, pid, target);
 }
 
+static void print_loop_loaded(struct iouring_bpf *h, const struct load_args *a,
+			      const char *path)
+{
+	const struct io_uring_params *p = iouring_bpf_ring_params(h);
+
+	printf("loaded %s: attached to the ring fd %lld of process %lld; pinned at %s\nbinding: %s\n",
+	       iouring_bpf_name(h), a->ring_fd, a->ring_pid, path,
+	       iouring_bpf_loop_api_desc(iouring_bpf_loop_binding(h)));
+	printf("ring: %u SQ / %u CQ entries, flags 0x%x, %s\n",
+	       p->sq_entries, p->cq_entries, p->flags,
+	       p->flags & IORING_SETUP_NO_SQARRAY ? "no SQ array" :
+	       "an SQ array");
+}
+
 int cmd_load(int argc, char **argv)
 {
 	struct load_args a = { 0 };
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	char pin[256], path[512];
-	int ring = -1, ret = EXIT_OK, loop;
+	int ring = -1, ret = EXIT_OK, loop, i;
 
 	argp_parse(&argp, argc, argv, 0, NULL, &a);
 	h = iouring_bpf_open(a.prog, &err);
@@ -142,6 +161,17 @@ int cmd_load(int argc, char **argv)
 			       iouring_bpf_name(h));
 		goto out;
 	}
+	for (i = 0; i < a.pa.nsets; i++) {
+		const char *eq = strchr(a.pa.sets[i], '=');
+
+		if (eq && eq[1] == '@') {
+			ret = cli_fail(EXIT_USAGE, "load", "--set %.100s: resources (@PATH, @>PATH, @buf:N) are made in this process and end with it; a loaded program runs in %s, where they mean nothing: give that process's own fd or address as a number, or try the program with `iouring-bpf run FILE`",
+				       a.pa.sets[i], loop ?
+				       "the io_uring_enter() of process PID" :
+				       "the requests of other processes");
+			goto out;
+		}
+	}
 	if (prog_args_apply(&a.pa, h, &err))
 		goto fail;
 
@@ -150,7 +180,7 @@ int cmd_load(int argc, char **argv)
 		if (iouring_bpf_check_kernel(h, &err))
 			goto fail;
 		ring = grab_fd(a.ring_pid, a.ring_fd, &err);
-		if (ring < 0 || iouring_bpf_set_ring(h, ring, NULL, &err))
+		if (ring < 0)
 			goto fail;
 	}
 
@@ -167,7 +197,7 @@ int cmd_load(int argc, char **argv)
 		goto out;
 	}
 
-	if (iouring_bpf_load(h, &err) || iouring_bpf_attach_link(h, &err) ||
+	if (iouring_bpf_start(h, ring, NULL, NULL, &err) ||
 	    iouring_bpf_pin(h, path, &err))
 		goto fail;
 
@@ -175,9 +205,7 @@ int cmd_load(int argc, char **argv)
 		printf("loaded %s: IORING_OP_BPF op id %d for every IORING_SETUP_BPF ring; pinned at %s\n",
 		       iouring_bpf_name(h), iouring_bpf_op_id(h), path);
 	else
-		printf("loaded %s: attached to the ring fd %lld of process %lld; pinned at %s\nbinding: %s\n",
-		       iouring_bpf_name(h), a.ring_fd, a.ring_pid, path,
-		       iouring_bpf_loop_api_desc(iouring_bpf_loop_binding(h)));
+		print_loop_loaded(h, &a, path);
 	printf("unload with: iouring-bpf unload %s\n", pin);
 	goto out;
 fail:

@@ -2,9 +2,10 @@
 /*
  * progstate.c - the globals of an attached program, read from the kernel:
  * struct_ops map -> a program id (the value holds them in the function
- * pointer slots) -> its maps -> the .data/.bss ones, read through their
- * BTF. This is how `show` prints the counters and the exit info of a
- * program that `load` left behind.
+ * pointer slots) -> its maps -> the .rodata/.data/.bss ones, printed
+ * through their BTF by globals.c, as `run FILE` prints its own. This is
+ * how `show` prints the parameters, counters and exit info of a program
+ * that `load` left behind.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,45 +16,15 @@
 #include "cli.h"
 #include "../../progs/iou_exit_info.h"
 
-static int int_of(const struct btf *btf, __u32 type, const void *p,
-		  long long *v)
-{
-	const struct btf_type *t = btf__type_by_id(btf, type);
-	int sign;
-
-	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
-		t = btf__type_by_id(btf, t->type);
-	if (!t || !btf_is_int(t))
-		return -1;
-	sign = btf_int_encoding(t) & BTF_INT_SIGNED;
-	switch (t->size) {
-	case 1: *v = sign ? *(__s8 *)p : *(__u8 *)p; return 0;
-	case 2: *v = sign ? *(__s16 *)p : *(__u16 *)p; return 0;
-	case 4: *v = sign ? (long long)*(__s32 *)p : (long long)*(__u32 *)p; return 0;
-	case 8: *v = *(__s64 *)p; return 0;
-	}
-	return -1;
-}
-
-/* before a text item: the line's prefix for the first, then a space */
-static void item(int *first)
-{
-	if (*first)
-		printf("%-24s state:", "");
-	printf(" ");
-	*first = 0;
-}
-
-/* print the integer globals (and iou_exit) of one .data/.bss map */
+/* the globals of one .rodata/.data/.bss map, read from the kernel */
 static void print_datasec(int map_fd, const struct bpf_map_info *mi,
 			  struct json *j, int *first)
 {
-	const struct btf_var_secinfo *vs;
 	const struct btf_type *sec;
+	const char *dot;
 	struct btf *btf;
 	__u32 key = 0;
 	char *val;
-	int i;
 
 	btf = btf__load_from_kernel_by_id(mi->btf_id);
 	if (!btf)
@@ -63,47 +34,12 @@ static void print_datasec(int map_fd, const struct bpf_map_info *mi,
 	if (!sec || !btf_is_datasec(sec) || !val ||
 	    bpf_map_lookup_elem(map_fd, &key, val))
 		goto out;
-	vs = btf_var_secinfos(sec);
-	for (i = 0; i < btf_vlen(sec); i++, vs++) {
-		const struct btf_type *var = btf__type_by_id(btf, vs->type);
-		const char *name = btf__name_by_offset(btf, var->name_off);
-		long long v;
-
-		if (vs->offset + vs->size > mi->value_size)
-			continue;
-		if (!strcmp(name, IOU_EXIT_VAR) &&
-		    vs->size == sizeof(struct iou_exit_info)) {
-			struct iou_exit_info *ei = (void *)(val + vs->offset);
-			static const char *const kinds[] = { "none", "done", "error" };
-
-			ei->msg[sizeof(ei->msg) - 1] = '\0';
-			if (ei->kind == IOU_EXIT_KIND_NONE)
-				continue;
-			if (j) {
-				json_obj(j, "exit");
-				json_str(j, "kind", ei->kind <= 2 ?
-					 kinds[ei->kind] : "?");
-				json_int(j, "code", ei->code);
-				json_int(j, "value", ei->value);
-				json_str(j, "msg", ei->msg);
-				json_end(j, NULL);
-			} else {
-				item(first);
-				printf("exit=%s code=%d value=%lld (%s)",
-				       ei->kind <= 2 ? kinds[ei->kind] : "?",
-				       ei->code, ei->value, ei->msg);
-			}
-			continue;
-		}
-		if (int_of(btf, var->type, val + vs->offset, &v))
-			continue;
-		if (j) {
-			json_int(j, name, v);
-		} else {
-			item(first);
-			printf("%s=%lld", name, v);
-		}
-	}
+	if (!j && *first)
+		printf("%-24s state:", "");
+	*first = 0;
+	dot = strrchr(mi->name, '.');
+	print_globals(btf, sec, dot ? dot : mi->name, val, mi->value_size, j,
+		      1);
 out:
 	free(val);
 	btf__free(btf);
@@ -113,7 +49,8 @@ static int internal_map(const char *name)
 {
 	size_t n = strlen(name);
 
-	return (n > 5 && !strcmp(name + n - 5, ".data")) ||
+	return (n > 7 && !strcmp(name + n - 7, ".rodata")) ||
+	       (n > 5 && !strcmp(name + n - 5, ".data")) ||
 	       (n > 4 && !strcmp(name + n - 4, ".bss"));
 }
 

@@ -16,7 +16,7 @@
 
 struct run_args {
 	const char	*prog;
-	long long	count, depth;
+	long long	count, depth, timeout;
 	int		json;
 	struct prog_args pa;		/* --set, --id */
 };
@@ -26,6 +26,7 @@ static const struct argp_option options[] = {
 	{ "depth", 'd', "D", 0, "Requests in flight (programs that have a depth)", 0 },
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "id", 'i', "N", 0, "Op programs: the op id to use (default: the program's)", 0 },
+	{ "timeout", 't', "S", 0, "FILE.bpf.o: end the wait after S seconds (default 10)", 0 },
 	{ "json", 'j', NULL, 0, "Print the results as JSON", 0 },
 	{ 0 },
 };
@@ -43,13 +44,17 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_ll("run", "--depth", arg, 1, 4096, &a->depth))
 			exit(EXIT_USAGE);
 		break;
+	case 't':
+		if (parse_ll("run", "--timeout", arg, 1, 3600, &a->timeout))
+			exit(EXIT_USAGE);
+		break;
 	case 'j':
 		a->json = 1;
 		break;
 	case ARGP_KEY_ARG:
 	case ARGP_KEY_END:
 		return cli_one_arg(state, key, arg, &a->prog, "run takes one program",
-				   "which program? see `iouring-bpf list`");
+				   "which program? a name from `iouring-bpf list` or a loop program's .bpf.o file");
 	default:
 		return prog_args_opt(&a->pa, "run", key, arg, state);
 	}
@@ -57,10 +62,20 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp argp = {
-	options, parse_opt, "PROG",
+	options, parse_opt, "PROG|FILE.bpf.o",
 	"Run a built-in program on a ring of its own: load, attach, drive its "
 	"workload, check the results (data compared, counts exact), print "
-	"them, detach. Exit 0 if every check passed, 1 if one failed.",
+	"them, detach. Exit 0 if every check passed, 1 if one failed.\v"
+	"FILE.bpf.o: any loop program (ours, or written elsewhere like "
+	"liburing's tests). run makes a ring with SINGLE_ISSUER|DEFER_TASKRUN|"
+	"NO_SQARRAY|CQSIZE (64 SQ, 256 CQ entries), fills the ring globals the "
+	"object declares (sq_entries, cq_entries, cq_head_offset, "
+	"cq_tail_offset, cqes_offset, ... and iou_*), applies --set (any "
+	"global; NAME=@PATH and NAME=@>PATH open a file, ADDR,SIZE=@buf:N "
+	"allocates N bytes), loads, attaches and calls io_uring_enter() until "
+	"the program stops or --timeout; it prints what enter returned, the "
+	"CQEs left and every global. Exit 0 if enter returned >= 0, 1 if it "
+	"failed or timed out.",
 	NULL, NULL, NULL,
 };
 
@@ -138,8 +153,22 @@ int cmd_run(int argc, char **argv)
 	rc->depth = a.depth;
 	rc->json = a.json;
 	rc->prog = iouring_bpf_prog_find(a.prog);
+	if (!rc->prog && access(a.prog, F_OK) == 0) {
+		if (a.count >= 0 || a.depth >= 0)
+			ret = cli_fail(EXIT_USAGE, "run", "--count and --depth are for built-in programs; give %s its values with --set NAME=VALUE",
+				       a.prog);
+		else
+			ret = cmd_run_file(a.prog, &a.pa, a.json,
+					   a.timeout ? a.timeout : 10);
+		goto out;
+	}
+	if (a.timeout) {
+		ret = cli_fail(EXIT_USAGE, "run", "--timeout is for FILE.bpf.o; %s stops by itself (its watchdog is %d s)",
+			       a.prog, RUN_WATCHDOG_S);
+		goto out;
+	}
 	if (!rc->prog) {
-		ret = cli_fail(EXIT_USAGE, "run", "no built-in program '%s' (see `iouring-bpf list`; for your own .bpf.o use `iouring-bpf load`)",
+		ret = cli_fail(EXIT_USAGE, "run", "no built-in program '%s' and no such file (see `iouring-bpf list`; or give a loop program's .bpf.o)",
 			       a.prog);
 		goto out;
 	}

@@ -234,55 +234,6 @@ const struct iouring_bpf_prog *iouring_bpf_builtin(const struct iouring_bpf *h)
 	return h->prog;
 }
 
-int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
-			long long value, struct iouring_bpf_error *err)
-{
-	const char *sec;
-	int ret, is_signed = 0;
-	size_t size;
-	void *p;
-
-	if (h->loaded)
-		return iou_fail(err, IOURING_BPF_USAGE, EBUSY,
-				"%s: parameters are set before load", h->name);
-	p = objvar_ptr(h->obj, name, &size, &sec, &is_signed);
-	if (!p || strcmp(sec, ".rodata"))
-		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
-			"%s: no parameter '%s' (a `const volatile` global of the program; see `iouring-bpf list`)",
-			h->name, name);
-	ret = int_put(p, size, is_signed, value);
-	if (ret)
-		return iou_fail(err, IOURING_BPF_USAGE, -ret,
-				"%s: %s=%lld does not fit its %zu-byte %s variable",
-				h->name, name, value, size,
-				is_signed ? "signed" : "unsigned");
-	return 0;
-}
-
-int iouring_bpf_set(struct iouring_bpf *h, const char *kv,
-		    struct iouring_bpf_error *err)
-{
-	const char *eq = strchr(kv, '=');
-	char name[128], *end;
-	long long v;
-
-	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(name))
-		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
-				"bad parameter '%s': expected KEY=VALUE", kv);
-	memcpy(name, kv, eq - kv);
-	name[eq - kv] = '\0';
-	if (h->prog && !iouring_bpf_prog_param(h->prog, name))
-		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
-			"%s has no parameter '%s' (see `iouring-bpf list`)",
-			h->name, name);
-	errno = 0;
-	v = strtoll(eq + 1, &end, 0);
-	if (errno || end == eq + 1 || *end)
-		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
-				"bad value in '%s': expected an integer", kv);
-	return iouring_bpf_set_var(h, name, v, err);
-}
-
 int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
 			  struct iouring_bpf_error *err)
 {
@@ -306,74 +257,11 @@ int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
 	return 0;
 }
 
-/* sq_entries, cq_entries of a ring fd from /proc/self/fdinfo */
-static int fdinfo_entries(int fd, unsigned int *sq, unsigned int *cq)
-{
-	char path[64], line[256];
-	unsigned int sqm = 0, cqm = 0;
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "SqMask: %x", &sqm) == 1)
-			found |= 1;
-		else if (sscanf(line, "CqMask: %x", &cqm) == 1)
-			found |= 2;
-	}
-	fclose(f);
-	if (found != 3)
-		return -EOPNOTSUPP;
-	*sq = sqm + 1;
-	*cq = cqm + 1;
-	return 0;
-}
-
-static int set_geometry(struct iouring_bpf *h, const struct io_uring_params *p,
-			struct iouring_bpf_error *err)
-{
-	__u32 array = (p->flags & IORING_SETUP_NO_SQARRAY) ? 0 : p->sq_off.array;
-	__u64 cq_end = p->cq_off.cqes + (__u64)p->cq_entries * 16;
-	__u64 sq_end = array ? array + (__u64)p->sq_entries * 4 :
-			       p->sq_off.tail + 4;
-	struct { const char *name; long long v; } g[] = {
-		{ "iou_sq_head", p->sq_off.head },
-		{ "iou_sq_tail", p->sq_off.tail },
-		{ "iou_sq_mask", p->sq_entries - 1 },
-		{ "iou_sq_entries", p->sq_entries },
-		{ "iou_sq_array", array },
-		{ "iou_cq_head", p->cq_off.head },
-		{ "iou_cq_tail", p->cq_off.tail },
-		{ "iou_cq_mask", p->cq_entries - 1 },
-		{ "iou_cq_entries", p->cq_entries },
-		{ "iou_cqes", p->cq_off.cqes },
-		{ "iou_rings_size", cq_end > sq_end ? cq_end : sq_end },
-		{ "iou_sqes_size", (__u64)p->sq_entries * 64 },
-	};
-	size_t i, size;
-	void *v;
-
-	if (p->flags & (IORING_SETUP_CQE32 | IORING_SETUP_SQE128))
-		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
-				"rings with CQE32 or SQE128 are not supported by the programs' ring helpers");
-	for (i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
-		v = objvar_ptr(h->obj, g[i].name, &size, NULL, NULL);
-		if (v && int_put(v, size, 0, g[i].v))
-			return iou_fail(err, IOURING_BPF_FAIL, ERANGE,
-					"%s: %s does not fit", h->name, g[i].name);
-	}
-	return 0;
-}
-
 int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 			 const struct io_uring_params *p,
 			 struct iouring_bpf_error *err)
 {
-	struct io_uring_params like;
-	unsigned int sq = 0, cq = 0;
+	struct io_uring_params real;
 	size_t sz;
 	void *m;
 	int ret;
@@ -382,29 +270,21 @@ int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
 				"%s is an op program: it serves every IORING_SETUP_BPF ring, not one ring (use --id N)",
 				h->name);
-	if (!p) {
-		ret = fdinfo_entries(ring_fd, &sq, &cq);
-		if (ret == -EOPNOTSUPP)
-			return iou_fail(err, IOURING_BPF_USAGE, EBADF,
-					"fd %d is not an io_uring", ring_fd);
-		if (ret)
-			return iou_fail(err, IOURING_BPF_FAIL, ret,
-					"cannot read /proc/self/fdinfo/%d: %s",
-					ring_fd, strerror(-ret));
-		/* the layout of a loop ring of these sizes: make one */
-		memset(&like, 0, sizeof(like));
-		like.cq_entries = cq;
-		ret = iouring_bpf_ring_setup(IOURING_BPF_KIND_LOOP, sq, &like, NULL);
-		if (ret < 0)
-			return iou_fail(err, IOURING_BPF_FAIL, ret,
-					"cannot learn the ring layout (io_uring_setup of a %u/%u ring): %s",
-					sq, cq, strerror(-ret));
-		close(ret);
-		p = &like;
-	}
-	ret = set_geometry(h, p, err);
+	if (h->loaded)
+		return iou_fail(err, IOURING_BPF_USAGE, EBUSY,
+				"%s: the ring is set before load", h->name);
+	/* the layout of a ring given by fd alone: read from the kernel */
+	ret = p ? iou_ring_fd_check(ring_fd, err) :
+		  iou_ring_params(ring_fd, &real, err);
 	if (ret)
 		return ret;
+	if (!p)
+		p = &real;
+	ret = iou_geo_fill(h, p, err);
+	if (ret)
+		return ret;
+	h->ring = *p;
+	h->have_ring = 1;
 	m = ops_member_ptr(h->obj, h->ops, "ring_fd", &sz);
 	if (!m || sz != 4)
 		return iou_fail(err, IOURING_BPF_FAIL, EINVAL,
@@ -490,7 +370,7 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 		return 0;
 	}
 	if (strstr(iou_log(), "-- BEGIN PROG LOAD LOG --")) {
-		char prog[128], why[256], what[160];
+		char prog[128], why[256], what[160], zeros[400];
 		struct bpf_program *bp;
 		const char *sec = "?";
 
@@ -511,9 +391,14 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 		 * libbpf loads an object's programs all or nothing: one
 		 * refused program keeps every op of the object out.
 		 */
-		iou_fail(err, IOURING_BPF_REJECTED, ret,
-			 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. Fix that program (or move it to an object of its own); the verifier's log ends with:",
-			 h->name, prog, sec, why, what);
+		if (iou_geo_zero_rodata(h, zeros, sizeof(zeros)))
+			iou_fail(err, IOURING_BPF_REJECTED, ret,
+				 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. These const volatile globals were 0 at load, which a program that sizes its ring regions or loops from them cannot work with: %s. The loader fills only the ring globals it knows (sq_entries, cq_entries, cq_head_offset, cq_tail_offset, cqes_offset, ... and iou_*) from the ring it is bound to (load --ring PID:FD, run FILE); give the others with --set NAME=VALUE. The verifier's log ends with:",
+				 h->name, prog, sec, why, what, zeros);
+		else
+			iou_fail(err, IOURING_BPF_REJECTED, ret,
+				 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. Fix that program (or move it to an object of its own); the verifier's log ends with:",
+				 h->name, prog, sec, why, what);
 		if (err)
 			iou_log_verifier_tail(err->detail, sizeof(err->detail));
 		return ret;
@@ -635,7 +520,29 @@ void iouring_bpf_close(struct iouring_bpf *h)
 		return;
 	iouring_bpf_unlink(h);
 	bpf_object__close(h->obj);
+	iou_res_free(h);
 	free(h);
+}
+
+int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
+		      const struct io_uring_params *p,
+		      const char *const *params, struct iouring_bpf_error *err)
+{
+	int ret;
+
+	for (; params && *params; params++) {
+		ret = iouring_bpf_set(h, *params, err);
+		if (ret)
+			return ret;
+	}
+	ret = iouring_bpf_check_kernel(h, err);
+	if (!ret && h->kind == IOURING_BPF_KIND_LOOP)
+		ret = iouring_bpf_set_ring(h, ring_fd, p, err);
+	if (!ret)
+		ret = iouring_bpf_load(h, err);
+	if (!ret)
+		ret = iouring_bpf_attach_link(h, err);
+	return ret;
 }
 
 struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
@@ -644,20 +551,11 @@ struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
 {
 	struct iouring_bpf *h = iouring_bpf_open(prog, err);
 
-	if (!h)
+	if (h && iouring_bpf_start(h, ring_fd, NULL, params, err)) {
+		iouring_bpf_close(h);
 		return NULL;
-	for (; params && *params; params++)
-		if (iouring_bpf_set(h, *params, err))
-			goto fail;
-	if (h->kind == IOURING_BPF_KIND_LOOP &&
-	    iouring_bpf_set_ring(h, ring_fd, NULL, err))
-		goto fail;
-	if (iouring_bpf_load(h, err) || iouring_bpf_attach_link(h, err))
-		goto fail;
+	}
 	return h;
-fail:
-	iouring_bpf_close(h);
-	return NULL;
 }
 
 void iouring_bpf_detach(struct iouring_bpf *h)
@@ -685,6 +583,12 @@ const char *iouring_bpf_ops_type(const struct iouring_bpf *h)
 	if (h->kind == IOURING_BPF_KIND_OP)
 		return "uring_bpf_ops";
 	return h->ops == h->ops_v3 ? "io_uring_ops" : "io_uring_bpf_ops";
+}
+
+const struct io_uring_params *
+iouring_bpf_ring_params(const struct iouring_bpf *h)
+{
+	return h->have_ring ? &h->ring : NULL;
 }
 
 int iouring_bpf_op_id(const struct iouring_bpf *h)

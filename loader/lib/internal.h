@@ -22,11 +22,36 @@ struct iouring_bpf {
 	int			op_id;
 	int			loaded;
 	int			kernel_ok;	/* iouring_bpf_check_kernel() passed */
+	struct io_uring_params	ring;		/* loop: the ring's, once set */
+	int			have_ring;
+	unsigned long long	geo_filled;	/* iou_geo_names[] filled */
+	/* resources made by --set (setvar.c), freed by close */
+#define IOU_MAX_RES	8
+	int			res_fds[IOU_MAX_RES];
+	int			nres_fds;
+	struct {
+		void	*addr;
+		size_t	len;
+	}			bufs[IOU_MAX_RES];
+	int			nbufs;
 };
 
 #define iou_fail iouring_bpf_errorf
 
 /* objvar.c: globals by name, struct_ops members by name */
+struct objvar {
+	const char		*name;
+	const char		*sec;		/* ".rodata", ".data", ".bss" */
+	struct bpf_map		*map;
+	void			*ptr;		/* image before load, map after */
+	size_t			size;
+	const struct btf	*btf;
+	const struct btf_type	*type;		/* without typedefs, modifiers */
+	__u32			type_id;
+};
+int objvar_find(struct bpf_object *obj, const char *name, struct objvar *out);
+const struct btf_type *objvar_resolve(const struct btf *btf, __u32 id,
+				      __u32 *idp);
 void *objvar_ptr(struct bpf_object *obj, const char *name, size_t *size,
 		 const char **sec, int *is_signed);
 void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
@@ -41,6 +66,26 @@ void iou_log_verifier_tail(char *out, size_t len);
 /* the program libbpf says failed to load, and the verifier's reason */
 int iou_log_failed_prog(char *out, size_t len);
 int iou_log_verifier_reason(char *out, size_t len);
+
+/* geometry.c: the ring globals a loop program declares */
+struct iou_geo_name {
+	const char	*name;
+	int		src;
+};
+extern const struct iou_geo_name iou_geo_names[];
+int iou_geo_fill(struct iouring_bpf *h, const struct io_uring_params *p,
+		 struct iouring_bpf_error *err);
+int iou_geo_is_filled(const struct iouring_bpf *h, const char *name);
+int iou_geo_known(const char *name);
+int iou_geo_zero_rodata(struct iouring_bpf *h, char *out, size_t len);
+
+/* ringinfo.c: a ring given by fd */
+int iou_ring_fd_check(int fd, struct iouring_bpf_error *err);
+int iou_ring_params(int fd, struct io_uring_params *p,
+		    struct iouring_bpf_error *err);
+
+/* setvar.c */
+void iou_res_free(struct iouring_bpf *h);
 
 /* features.c */
 int iou_kernel_has(const char *name, int kind);

@@ -167,6 +167,18 @@ struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
 /* detach (destroys the link) and free h; NULL is a no-op */
 void iouring_bpf_detach(struct iouring_bpf *h);
 
+/*
+ * The lifecycle after open, in its one order (iouring_bpf_attach(), `run
+ * FILE` and `load` go through it): set params (NULL-ended "KEY=VALUE",
+ * or NULL), check the kernel, bind a loop program to ring_fd (p: the
+ * io_uring_params its setup filled, or NULL: read from the kernel; both
+ * ignored for op programs), load, attach. 0 or a negative errno with err
+ * filled; h stays the caller's either way.
+ */
+int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
+		      const struct io_uring_params *p,
+		      const char *const *params, struct iouring_bpf_error *err);
+
 /* --- the same in steps ------------------------------------------------ */
 
 /*
@@ -184,9 +196,16 @@ struct iouring_bpf *iouring_bpf_open_prog(const struct iouring_bpf_prog *p,
 const struct iouring_bpf_prog *iouring_bpf_builtin(const struct iouring_bpf *h);
 
 /*
- * Parameters, before load. "KEY=VALUE" (a built-in program accepts only
- * its listed parameters) or name and value: a .rodata global of the
- * program. USAGE if there is no such global or the value does not fit.
+ * Globals. "KEY=VALUE" (a built-in program accepts only its listed
+ * parameters): any global of .rodata, .data or .bss; NAME[I]=V for an
+ * element of an integer array, a string for a char array, NAME=@PATH
+ * (open for reading) or NAME=@>PATH (create for writing) stores an fd,
+ * ADDR[,SIZE]=@buf:N allocates N bytes (K, M, G) and stores the address
+ * (and N). The fds and buffers belong to this process and h (freed by
+ * iouring_bpf_close()): use them when this process runs the program's
+ * io_uring_enter(). Before load any section; after load .data/.bss are
+ * written in the live map, .rodata refuses. USAGE naming the global and
+ * its section if there is none or the value does not fit.
  */
 int iouring_bpf_set(struct iouring_bpf *h, const char *kv,
 		    struct iouring_bpf_error *err);
@@ -196,16 +215,24 @@ int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
 int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
 			  struct iouring_bpf_error *err);
 /*
- * loop programs: the ring to attach to and its geometry. p may be NULL:
- * the geometry is then derived from /proc/self/fdinfo/<ring_fd> (entries)
- * and assumes no SQ array (IORING_SETUP_NO_SQARRAY); a program that fills
- * SQEs checks that against the ring and stops with an exit error if the
- * ring has an SQ array. Programs that only read the CQ do not care. The
- * fd stays the caller's. USAGE for an op program or a fd that is no ring.
+ * loop programs: the ring to attach to and its geometry, before load. p:
+ * the io_uring_params its io_uring_setup() filled, or NULL: the library
+ * then reads the ring's layout from the kernel (entries from
+ * /proc/self/fdinfo, setup flags through a BPF iterator: SQ array or not,
+ * offsets from a probe ring of the same flags and entries). The geometry
+ * fills the ring globals the object declares in .rodata (liburing's
+ * names sq_entries, cq_entries, cq_head_offset, cq_tail_offset,
+ * cqes_offset; sq_head_offset, sq_tail_offset, sq_array_offset,
+ * ring_flags; progs/iouring_bpf.h's iou_*). The fd stays the caller's.
+ * USAGE for an op program, a fd that is not open or not an io_uring (the
+ * same status for -1 and for fd 0 on a terminal).
  */
 int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 			 const struct io_uring_params *p,
 			 struct iouring_bpf_error *err);
+/* the ring's io_uring_params as set_ring() knew them; NULL before */
+const struct io_uring_params *
+iouring_bpf_ring_params(const struct iouring_bpf *h);
 /*
  * Does the running kernel have what h needs (IORING_OP_BPF, or a loop hook
  * the object has a map for)? 0, or NOFEATURE with a message that names what

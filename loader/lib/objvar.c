@@ -40,6 +40,65 @@ static int btf_signed(const struct btf *btf, __u32 id)
 	return t && btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_SIGNED);
 }
 
+/* the type behind typedefs and const/volatile/restrict */
+const struct btf_type *objvar_resolve(const struct btf *btf, __u32 id,
+				      __u32 *idp)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_typedef(t) || btf_is_mod(t))) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (idp)
+		*idp = id;
+	return t;
+}
+
+int objvar_find(struct bpf_object *obj, const char *name, struct objvar *out)
+{
+	struct btf *btf = bpf_object__btf(obj);
+	size_t i;
+
+	if (!btf)
+		return -ENOENT;
+	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		const struct btf_var_secinfo *vs;
+		const struct btf_type *t;
+		struct bpf_map *map;
+		size_t msz;
+		char *base;
+		int id, j;
+
+		id = btf__find_by_name_kind(btf, sections[i], BTF_KIND_DATASEC);
+		if (id < 0)
+			continue;
+		t = btf__type_by_id(btf, id);
+		vs = btf_var_secinfos(t);
+		for (j = 0; j < btf_vlen(t); j++, vs++) {
+			const struct btf_type *v = btf__type_by_id(btf, vs->type);
+
+			if (strcmp(btf__name_by_offset(btf, v->name_off), name))
+				continue;
+			map = internal_map(obj, sections[i]);
+			if (!map)
+				return -ENOENT;
+			base = bpf_map__initial_value(map, &msz);
+			if (!base || vs->offset + vs->size > msz)
+				return -ENOENT;
+			out->name = btf__name_by_offset(btf, v->name_off);
+			out->sec = sections[i];
+			out->map = map;
+			out->ptr = base + vs->offset;
+			out->size = vs->size;
+			out->btf = btf;
+			out->type = objvar_resolve(btf, v->type, &out->type_id);
+			return out->type ? 0 : -ENOENT;
+		}
+	}
+	return -ENOENT;
+}
+
 void *objvar_ptr(struct bpf_object *obj, const char *name, size_t *size,
 		 const char **secp, int *is_signed)
 {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lib_app.c - an application attaching programs to its own ring with
- * libiouring-bpf.a (no CLI): nop-chain on its DEFER_TASKRUN ring (the
- * library derives the ring's layout from the fd), then the nop op for its
+ * libiouring-bpf.a (no CLI): nop-chain on its DEFER_TASKRUN ring, without
+ * and with an SQ array (the library reads the ring's layout from the
+ * kernel, given the fd alone); set_ring() of fd -1 and of fd 0 fail with
+ * the same status; then the nop op for its
  * IORING_SETUP_BPF ring; after each detach the ring behaves as before.
  * The library picks the loop binding of the kernel (v3 or mainline); on a
  * kernel without IORING_OP_BPF (stock 7.1+) the op part is left out.
@@ -39,7 +41,12 @@ static int op_res(struct ring *r, int op)
 	return cqe.res;
 }
 
-int main(int argc, char **argv)
+/*
+ * nop-chain attached by fd alone (the library reads the layout) to a ring
+ * of these flags: 50 NOPs in one enter, then a plain enter after detach.
+ * 77 if the kernel has no loop hook, 1 if the ring cannot be made.
+ */
+static int attach_nop_chain(unsigned int layout, const char *what)
 {
 	const char *params[] = { "nr=50", NULL };
 	struct iouring_bpf_error err;
@@ -48,10 +55,8 @@ int main(int argc, char **argv)
 	long long v = -1;
 	int ret;
 
-	if (argc != 2)
-		return 2;
 	ret = ring_init(&r, 16, 32, IORING_SETUP_SINGLE_ISSUER |
-			IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY);
+			IORING_SETUP_DEFER_TASKRUN | layout);
 	if (ret) {
 		printf("ring: %s\n", strerror(-ret));
 		return 1;
@@ -61,7 +66,7 @@ int main(int argc, char **argv)
 		printf("%s\n", err.msg);
 		return 77;
 	}
-	CHECK(h, "attach nop-chain to my ring%s%s", h ? "" : ": ",
+	CHECK(h, "attach nop-chain to my ring %s%s%s", what, h ? "" : ": ",
 	      h ? "" : err.msg);
 	if (h) {
 		ret = ring_wait(&r, 0, 10000000000LL);
@@ -70,6 +75,10 @@ int main(int argc, char **argv)
 		      ret, *r.sq_head, ring_cq_ready(&r));
 		CHECK(!iouring_bpf_var_int(h, "completed", &v) && v == 50,
 		      "the program's completed counter: %lld", v);
+		CHECK(!iouring_bpf_var_int(h, "iou_sq_array", &v) &&
+		      v == (layout ? 0 : r.p.sq_off.array),
+		      "the SQ array offset the library read: %lld (io_uring_params: %u)",
+		      v, layout ? 0 : r.p.sq_off.array);
 		CHECK(iouring_bpf_loop_binding(h) ==
 		      iouring_bpf_kernel_loop_api() &&
 		      iouring_bpf_loop_binding(h) != IOURING_BPF_LOOP_NONE,
@@ -81,6 +90,40 @@ int main(int argc, char **argv)
 		      ret, *r.sq_head);
 	}
 	ring_exit(&r);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct iouring_bpf_error err;
+	struct iouring_bpf *h;
+	struct ring r;
+	int ret, arr;
+
+	if (argc != 2)
+		return 2;
+	for (arr = 0; arr < 2; arr++) {
+		ret = attach_nop_chain(arr ? 0 : IORING_SETUP_NO_SQARRAY,
+				       arr ? "with an SQ array" :
+				       "without an SQ array");
+		if (ret)
+			return ret;
+	}
+
+	/* a fd that is not open and one that is no ring: the same status */
+	h = iouring_bpf_open("nop-chain", &err);
+	CHECK(h, "open nop-chain");
+	if (!h)
+		return 1;
+	ret = iouring_bpf_set_ring(h, -1, NULL, &err);
+	CHECK(ret < 0 && err.status == IOURING_BPF_USAGE &&
+	      strstr(err.msg, "not an open file descriptor"),
+	      "set_ring(-1): status %d: %s", err.status, err.msg);
+	ret = iouring_bpf_set_ring(h, 0, NULL, &err);
+	CHECK(ret < 0 && err.status == IOURING_BPF_USAGE &&
+	      strstr(err.msg, "not an io_uring"),
+	      "set_ring(0): status %d: %s", err.status, err.msg);
+	iouring_bpf_close(h);
 
 	if (iouring_bpf_kernel_has_type("uring_bpf_ops") == 0) {
 		h = iouring_bpf_attach(-1, argv[1], NULL, &err);

@@ -35,9 +35,9 @@ expect_exit 2 "is an IORING_OP_BPF op.*--ring is for loop programs" -- load nop 
 expect_exit 2 "is a loop program: it attaches to one ring" -- load batch-wait
 expect_exit 2 "--id is for IORING_OP_BPF ops" -- load batch-wait --ring 1:3 --id 4
 expect_exit 2 "nop has no parameter 'nosuch'" -- load nop --set nosuch=1
-expect_exit 2 "expected KEY=VALUE" -- load memcpy --set max_len
+expect_exit 2 "expected NAME=VALUE" -- load memcpy --set max_len
 expect_exit 2 "expected an integer" -- load memcpy --set max_len=abc
-expect_exit 2 "does not fit its 4-byte unsigned variable" -- load memcpy --set max_len=99999999999
+expect_exit 2 "max_len=99999999999 does not fit max_len \(\.rodata, 4-byte unsigned\)" -- load memcpy --set max_len=99999999999
 expect_exit 2 "--name must be a plain name" -- load nop --name a/b
 expect_exit 2 "--name must be a plain name" -- load nop --name a.b
 
@@ -52,6 +52,16 @@ expect_exit 2 "--id is for IORING_OP_BPF ops" -- run nop-chain --id 3
 expect_exit 2 "nop-chain has no parameter 'bogus'" -- run nop-chain --set bogus=1
 expect_exit 2 "does not fit" -- run nop-chain --set depth=-5
 expect_exit 2 "run takes one program" -- run nop memcpy
+expect_exit 2 "its parameters are numbers" -- run nop-chain --set nr=@/etc/hostname
+expect_exit 2 "--timeout is for FILE.bpf.o" -- run nop-chain --timeout 3
+expect_exit 2 "--timeout must be an integer in 1..3600" -- run nop-chain --timeout 0
+# run FILE / load FILE: a loop object written elsewhere (tests/foreign)
+NOPS=$ROOT/build/tests/foreign/nops.bpf.o
+if [ -f "$NOPS" ]; then
+	expect_exit 2 "--count and --depth are for built-in programs" -- run "$NOPS" --count 3
+	expect_exit 2 "resources .* are made in this process" -- load "$NOPS" --ring 1:3 --set x=@/etc/hostname
+	expect_exit 2 "bad --set 'x\[1=2': expected NAME=VALUE, NAME\[I\]=VALUE" -- run "$NOPS" --set 'x[1=2'
+fi
 
 # unload
 expect_exit 2 "what to unload" -- unload

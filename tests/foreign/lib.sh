@@ -1,0 +1,25 @@
+# tests/foreign/lib.sh - sourced by the tests of programs written
+# elsewhere: tests/cli/lib.sh (the CLI, expect_exit, the loop hook check)
+# and where the objects are. They are mainline-only, as liburing's are:
+# on v3's hook (our kernel) `run`/`load` refuse them with exit 3, and the
+# test checks that refusal and skips the rest.
+source "$(dirname "$0")/../cli/lib.sh"
+FOBJ=$ROOT/build/tests/foreign
+for o in nops cp sized; do
+	[ -f "$FOBJ/$o.bpf.o" ] ||
+		{ echo "FAIL: no $FOBJ/$o.bpf.o: make -C tests (make test-prep)"; exit 1; }
+done
+
+# on v3: exit 3 naming mainline, then SKIP
+mainline_or_skip() {
+	[ "$MAINLINE" = 1 ] && return
+	expect_exit 3 "written for mainline's struct io_uring_bpf_ops" -- "$@"
+	[ "$fails" = 0 ] || { finish; exit 1; }
+	skip "mainline-only objects (liburing's style): refused with exit 3 on the $LOOP_API hook, as they should be"
+}
+
+# jget FILE EXPR: a value of the JSON document in FILE (python expression
+# over d)
+jget() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
