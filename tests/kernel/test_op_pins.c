@@ -417,10 +417,11 @@ static bool park_release(struct park *pk, const char *what)
 		return false;
 	while (got < 2 * n) {
 		int ret = uring_wait_cqe(&pk->r, &cqe, 2 * T_CQE_TIMEOUT_MS);
-		unsigned long i = cqe.user_data >> 1;
+		unsigned long i;
 
 		if (!CHECK_EQ(ret, 0, "CQEs of the released requests"))
 			break;
+		i = cqe.user_data >> 1;
 		got++;
 		if (cqe.user_data & 1) {
 			if (cqe.res <= 0 && !bad++)
