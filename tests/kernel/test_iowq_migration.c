@@ -18,6 +18,9 @@
  *
  * Each round runs in a new process, so that its first io-wq worker is
  * forked inside the program (program: iowq_migration.bpf.c):
+ *   control_no_program  3 rounds of 4 IOSQE_ASYNC NOPs that the
+ *                 application submits, no program attached: their
+ *                 workers must migrate on every kernel.
  *   worker_state  (deterministic) 3 rounds of 4 IOSQE_ASYNC NOPs; a task
  *                 iterator then reads every io-wq worker's
  *                 migration_disabled and whether its cpus_ptr is pinned
@@ -108,8 +111,35 @@ static int run_iter(struct iouring_bpf *h, char *why, size_t sz)
 	return 0;
 }
 
-/* one round, in this (new) process: ring, program, enter, iterator */
-static void child_round(struct round *o, unsigned int nr, unsigned int hold_us)
+/* the control: the application submits the NOPs, no program attached */
+static void submit_from_app(struct round *o, struct ring *r, unsigned int nr)
+{
+	struct io_uring_cqe cqe;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		struct io_uring_sqe *sqe = ring_get_sqe(r);
+
+		ring_prep_nop(sqe, i + 1);
+		sqe->flags |= IOSQE_ASYNC;
+	}
+	o->enter_ret = ring_submit_and_wait(r, nr);
+	if (o->enter_ret == (int)nr)
+		o->enter_ret = 0;
+	while (ring_cq_ready(r) && ring_wait_cqe(r, &cqe) == 0) {
+		o->completed++;
+		if (cqe.res)
+			o->cqe_errors++;
+	}
+}
+
+/*
+ * one round, in this (new) process: ring, program, enter, iterator;
+ * with attach false the program is loaded (for its iterator) but not
+ * attached, and the application submits the NOPs itself
+ */
+static void child_round(struct round *o, unsigned int nr, unsigned int hold_us,
+			bool attach)
 {
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
@@ -124,18 +154,23 @@ static void child_round(struct round *o, unsigned int nr, unsigned int hold_us)
 	    iouring_bpf_set_var(h, "hold_us", hold_us, &err) ||
 	    iouring_bpf_set_var(h, "tgid", getpid(), &err) ||
 	    iouring_bpf_set_ring(h, r.fd, &r.p, &err) ||
-	    iouring_bpf_load(h, &err) || iouring_bpf_attach_link(h, &err)) {
+	    iouring_bpf_load(h, &err) ||
+	    (attach && iouring_bpf_attach_link(h, &err))) {
 		snprintf(o->why, sizeof(o->why), "load and attach " OBJ ": %.400s %.400s",
 			 err.msg, err.detail);
 		iouring_bpf_close(h);
 		ring_exit(&r);
 		return;
 	}
-	o->enter_ret = ring_wait(&r, 0, -1);
-	o->completed = var(h, "completed");
-	o->cqe_errors = var(h, "cqe_errors");
-	o->submit_errors = var(h, "submit_errors");
-	o->prog_migration_disabled = var(h, "prog_migration_disabled");
+	if (attach) {
+		o->enter_ret = ring_wait(&r, 0, -1);
+		o->completed = var(h, "completed");
+		o->cqe_errors = var(h, "cqe_errors");
+		o->submit_errors = var(h, "submit_errors");
+		o->prog_migration_disabled = var(h, "prog_migration_disabled");
+	} else {
+		submit_from_app(o, &r, nr);
+	}
 	if (run_iter(h, o->why, sizeof(o->why)) == 0) {
 		o->workers = var(h, "workers");
 		o->migration_disabled = var(h, "workers_migration_disabled");
@@ -147,7 +182,8 @@ static void child_round(struct round *o, unsigned int nr, unsigned int hold_us)
 }
 
 /* run child_round() in a new process; false if it did not report */
-static bool round_in_child(struct round *o, unsigned int nr, unsigned int hold_us)
+static bool round_in_child(struct round *o, unsigned int nr, unsigned int hold_us,
+			   bool attach)
 {
 	int p[2], status;
 	ssize_t n;
@@ -159,7 +195,7 @@ static bool round_in_child(struct round *o, unsigned int nr, unsigned int hold_u
 	pid = fork();
 	if (pid == 0) {
 		close(p[0]);
-		child_round(o, nr, hold_us);
+		child_round(o, nr, hold_us, attach);
 		n = write(p[1], o, sizeof(*o));
 		_exit(n == sizeof(*o) ? 0 : 1);
 	}
@@ -177,7 +213,8 @@ static bool round_in_child(struct round *o, unsigned int nr, unsigned int hold_u
 		FAIL("%s", o->why);
 		return false;
 	}
-	return CHECK_EQ(o->enter_ret, 0, "io_uring_enter(GETEVENTS) with the program") &&
+	return CHECK_EQ(o->enter_ret, 0, attach ? "io_uring_enter(GETEVENTS) with the program" :
+			"io_uring_enter(nr, nr, GETEVENTS) without a program") &&
 	       CHECK_EQ(o->submit_errors, 0, "submissions short of nr") &&
 	       CHECK_EQ(o->completed, nr, "CQEs the program reaped") &&
 	       CHECK_EQ(o->cqe_errors, 0, "CQEs with res != 0") &&
@@ -190,7 +227,7 @@ static void t_worker_state(void)
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		if (!round_in_child(&o, 4, 0))
+		if (!round_in_child(&o, 4, 0, true))
 			return;
 		T_INFO("round %d: program migration_disabled %u; %u worker(s): "
 		       "%u with migration_disabled, %u pinned to one CPU", i,
@@ -234,7 +271,7 @@ static void t_warning_path(void)
 	if (fd >= 0)
 		lseek(fd, 0, SEEK_END);
 	for (i = 0; i < 12; i++) {
-		if (!round_in_child(&o, 1, 2000))
+		if (!round_in_child(&o, 1, 2000, true))
 			break;
 		workers += o.workers;
 		disabled += o.migration_disabled;
@@ -249,6 +286,23 @@ static void t_warning_path(void)
 	total_pinned += pinned;
 	if (fd >= 0)
 		close(fd);
+}
+
+/* the same NOPs from the application: its workers must migrate, always */
+static void t_control_no_program(void)
+{
+	struct round o;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (!round_in_child(&o, 4, 0, false))
+			return;
+		T_INFO("round %d (no program): %u worker(s): %u with "
+		       "migration_disabled, %u pinned", i, o.workers,
+		       o.migration_disabled, o.pinned);
+		CHECK_EQ(o.migration_disabled, 0, "workers with migration_disabled");
+		CHECK_EQ(o.pinned, 0, "workers pinned to one CPU");
+	}
 }
 
 static bool on_stock_kernel(void)
@@ -280,6 +334,7 @@ int main(int argc, char **argv)
 	if (access(OBJ, R_OK))
 		SKIP("no %s: make -C tests (run from the repository root)", OBJ);
 
+	RUN(t_control_no_program);
 	RUN(t_worker_state);
 	RUN(t_warning_path);
 	rc = T_DONE();
