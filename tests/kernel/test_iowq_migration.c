@@ -26,10 +26,11 @@
  *                 migration_disabled and whether its cpus_ptr is pinned
  *                 away from its cpus_mask. Each must be 0.
  *   warning_path  (for the record, racy) 12 rounds of one NOP whose
- *                 program stays 2 ms in the program after submitting, so
- *                 that an idle CPU may pull the new worker before it
- *                 first runs: the set_task_cpu() WARNING where the bug
- *                 exists. The test prints whether the kernel log has it;
+ *                 program stays 10 ms in the program after submitting
+ *                 (the new worker waits on this CPU's run queue while the
+ *                 scheduler tick comes at least twice), so that an idle
+ *                 CPU may pull it before it first runs: the set_task_cpu()
+ *                 WARNING where the bug exists. The test prints whether the kernel log has it;
  *                 the console scan of the VM run reports it.
  *
  * Exit: 0 the workers could migrate; 1 they could not, or the workload
@@ -271,7 +272,7 @@ static void t_warning_path(void)
 	if (fd >= 0)
 		lseek(fd, 0, SEEK_END);
 	for (i = 0; i < 12; i++) {
-		if (!round_in_child(&o, 1, 2000, true))
+		if (!round_in_child(&o, 1, 10000, true))
 			break;
 		workers += o.workers;
 		disabled += o.migration_disabled;
