@@ -230,10 +230,9 @@ static void t_worker_state(void)
 	for (i = 0; i < 3; i++) {
 		if (!round_in_child(&o, 4, 0, true))
 			return;
-		T_INFO("round %d: program migration_disabled %u; %u worker(s): "
-		       "%u with migration_disabled, %u pinned to one CPU", i,
-		       o.prog_migration_disabled, o.workers,
-		       o.migration_disabled, o.pinned);
+		T_INFO("round %d: %u worker(s), %u migration-disabled, %u pinned (program: %u)",
+		       i, o.workers, o.migration_disabled, o.pinned,
+		       o.prog_migration_disabled);
 		total_workers += o.workers;
 		total_disabled += o.migration_disabled;
 		total_pinned += o.pinned;
@@ -278,9 +277,8 @@ static void t_warning_path(void)
 		disabled += o.migration_disabled;
 		pinned += o.pinned;
 	}
-	T_INFO("12 rounds: %u worker(s), %u with migration_disabled, %u pinned; "
-	       "set_task_cpu() WARNING in the kernel log since: %s", workers,
-	       disabled, pinned, fd < 0 ? "unknown (no /dev/kmsg)" :
+	T_INFO("12 rounds: %u worker(s), %u migration-disabled, %u pinned; WARNING in dmesg: %s",
+	       workers, disabled, pinned, fd < 0 ? "unknown (no /dev/kmsg)" :
 	       kmsg_has_warning(fd) ? "yes" : "no");
 	total_workers += workers;
 	total_disabled += disabled;
@@ -298,9 +296,8 @@ static void t_control_no_program(void)
 	for (i = 0; i < 3; i++) {
 		if (!round_in_child(&o, 4, 0, false))
 			return;
-		T_INFO("round %d (no program): %u worker(s): %u with "
-		       "migration_disabled, %u pinned", i, o.workers,
-		       o.migration_disabled, o.pinned);
+		T_INFO("round %d (no program): %u worker(s), %u migration-disabled, %u pinned",
+		       i, o.workers, o.migration_disabled, o.pinned);
 		CHECK_EQ(o.migration_disabled, 0, "workers with migration_disabled");
 		CHECK_EQ(o.pinned, 0, "workers pinned to one CPU");
 	}
@@ -331,7 +328,7 @@ int main(int argc, char **argv)
 	T_INIT(argc, argv);
 	REQUIRE_ROOT();
 	if (iouring_bpf_kernel_loop_api() == IOURING_BPF_LOOP_NONE)
-		SKIP("the kernel has no io_uring loop hook (neither io_uring_ops nor io_uring_bpf_ops)");
+		SKIP("the kernel has no io_uring loop hook (io_uring_ops, io_uring_bpf_ops)");
 	if (access(OBJ, R_OK))
 		SKIP("no %s: make -C tests (run from the repository root)", OBJ);
 
@@ -342,13 +339,12 @@ int main(int argc, char **argv)
 	if (T.list || rc)
 		return rc;
 	if (!total_disabled && !total_pinned) {
-		printf("%u io-wq worker(s) forked inside the program, none with "
-		       "migration disabled or pinned\n", total_workers);
+		printf("no io-wq worker forked in the program kept migration disabled (%u)\n",
+		       total_workers);
 		return 0;
 	}
-	printf("bug: %u of %u io-wq worker(s) forked inside the program kept "
-	       "migration disabled, %u pinned to one CPU\n", total_disabled,
-	       total_workers, total_pinned);
+	printf("bug: %u of %u io-wq worker(s) forked in the program migration-disabled, %u pinned\n",
+	       total_disabled, total_workers, total_pinned);
 	if (on_stock_kernel()) {
 		printf("expected on Debian's stock %s: %s\n", STOCK_RELEASE, BUG_NAME);
 		return XFAIL_RC;
