@@ -25,7 +25,8 @@
  *                 iterator then reads every io-wq worker's
  *                 migration_disabled and whether its cpus_ptr is pinned
  *                 away from its cpus_mask. Each must be 0.
- *   warning_path  (for the record, racy) 12 rounds of one NOP whose
+ *   warning_path  (for the record, racy) 12 rounds (as many as fit in
+ *                 60 s on a slow kernel) of one NOP whose
  *                 program stays 10 ms in the program after submitting
  *                 (the new worker waits on this CPU's run queue while the
  *                 scheduler tick comes at least twice), so that an idle
@@ -265,20 +266,22 @@ static void t_warning_path(void)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	unsigned int workers = 0, disabled = 0, pinned = 0;
+	double t0 = t_now_ms();
 	struct round o;
 	int i;
 
 	if (fd >= 0)
 		lseek(fd, 0, SEEK_END);
-	for (i = 0; i < 12; i++) {
+	/* 12 rounds, or fewer on a slow (debug) kernel: at most 60 s */
+	for (i = 0; i < 12 && t_now_ms() - t0 < 60000; i++) {
 		if (!round_in_child(&o, 1, 10000, true))
 			break;
 		workers += o.workers;
 		disabled += o.migration_disabled;
 		pinned += o.pinned;
 	}
-	T_INFO("12 rounds: %u worker(s), %u migration-disabled, %u pinned; WARNING in dmesg: %s",
-	       workers, disabled, pinned, fd < 0 ? "unknown (no /dev/kmsg)" :
+	T_INFO("%d rounds: %u worker(s), %u migration-disabled, %u pinned; WARNING in dmesg: %s",
+	       i, workers, disabled, pinned, fd < 0 ? "unknown (no /dev/kmsg)" :
 	       kmsg_has_warning(fd) ? "yes" : "no");
 	total_workers += workers;
 	total_disabled += disabled;
