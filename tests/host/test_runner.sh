@@ -3,8 +3,10 @@
 # failing output shown, -t filters, --list, the exact summary line, exit 1
 # on failure and 0 without; the "kernels:" marker of VM tests (stock:
 # names, --kernel), and a stock kernel that cannot be fetched is FAIL
-# stock/boot. With the stock kernel fetched, one boot of it runs the fake
-# tree's stock tests.
+# stock/boot; an expected failure (exit 78) is a FAIL outside the stock
+# kernel. With the stock kernel fetched, one boot of it runs the fake
+# tree's stock tests: there exit 78 is XFAIL, and so is the stock kernel's
+# known report (written to /dev/kmsg in its exact form).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/runner.XXXXXX")
@@ -81,13 +83,31 @@ grep -qx "FAIL stock/boot" <<<"$out" && grep -q "could not be fetched" <<<"$out"
 # One boot of the stock kernel, if fetched: the marked tests, named stock:.
 if "$ROOT/kernel/fetch-stock" --print-dir --no-fetch >/dev/null; then
 	rm "$T/kernel/test_odd.sh"	# its warning would be in the output
+	# the stock kernel's known report, as the kernel prints it
+	mk kernel/test_xfail.sh '# kernels: stock
+k() { echo "<4>$1" >/dev/kmsg; }
+k "------------[ cut here ]------------"
+k "WARNING: kernel/sched/core.c:3397 at set_task_cpu+0x4c/0x250, CPU#1: rcu_preempt/15"
+k "CPU: 1 UID: 0 PID: 15 Comm: rcu_preempt Not tainted 7.2.13+deb14-amd64 #1 PREEMPT(lazy)  Debian 7.2.13-1 "
+k "RIP: 0010:set_task_cpu+0x4c/0x250"
+k "---[ end trace 0000000000000000 ]---"
+echo "the fake known bug"; exit 78'
 	rc=0; out=$(run --vm-only --kernel stock 2>/dev/null) || rc=$?
 	echo "$out"
-	want=$(printf 'PASS stock:kernel/test_bin\nPASS stock:kernel/test_both\nPASS stock:kernel/test_stockonly\nSummary: 3 passed, 0 failed, 0 skipped')
-	[ "$out" = "$want" ] && [ $rc = 0 ] || { echo "FAIL: stock boot of the fake tree (exit $rc)"; fail=1; }
+	want=$(printf 'PASS stock:kernel/test_bin\nPASS stock:kernel/test_both\nPASS stock:kernel/test_stockonly\nXFAIL stock:kernel/test_xfail: the fake known bug\nXFAIL stock/kernel-report: known bug of the stock kernel: stock-7.2.13-set-task-cpu-migration-disabled (kernel/scan-console-log --list-known; the fix: kernel/mainline/patches)\nSummary: 3 passed, 0 failed, 0 skipped, 2 expected failures')
+	[ "$(grep -v '^    ' <<<"$out")" = "$want" ] && [ $rc = 0 ] || { echo "FAIL: stock boot of the fake tree (exit $rc)"; fail=1; }
 else
 	echo "note: the stock kernel is not fetched (make stock-kernel): its boot is not tried"
 fi
+
+# Exit 78 (an expected failure) outside the stock kernel: a FAIL.
+mkdir -p "$T/x/host"
+printf '#!/bin/bash\necho "a bug of some kernel"; exit 78\n' >"$T/x/host/test_xfail.sh"
+chmod +x "$T/x/host/test_xfail.sh"
+rc=0; out=$(IOURING_BPF_TESTS_DIR=$T/x "$ROOT/tests/run" --host-only) || rc=$?
+grep -qx "FAIL host/test_xfail" <<<"$out" && grep -q "allowed on the stock kernel only" <<<"$out" &&
+	[ "$(tail -n 1 <<<"$out")" = "Summary: 0 passed, 1 failed, 0 skipped" ] && [ $rc = 1 ] ||
+	{ echo "FAIL: exit 78 on the host (exit $rc):"; echo "$out"; fail=1; }
 
 rc=0; out=$(run --host-only -t nothing-matches) || rc=$?
 [ "$out" = "Summary: 0 passed, 0 failed, 0 skipped" ] && [ $rc = 0 ] || { echo "FAIL: empty run: $rc $out"; fail=1; }

@@ -1,7 +1,11 @@
 #!/bin/bash
 # kernel/scan-console-log finds kernel reports in console logs, and only them:
 # clean logs (including a test printing "WARNING:" itself) pass, each kind of
-# report is found and its section printed.
+# report is found and its section printed. A known report named with
+# --expect (stock 7.2.13's set_task_cpu() WARNING, recorded from a stock
+# boot) is exit 3 only in its exact form and alone: changed in any way, cut
+# short, with another report inside it or beside it, or without --expect,
+# it is a report (exit 1).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SCAN=$ROOT/kernel/scan-console-log
@@ -10,15 +14,16 @@ fail=0
 
 expect() {	# expect FILE RC [TEXT that must be in the report]
 	local f=$1 want=$2 text=${3:-} out rc=0
-	out=$("$SCAN" "$DATA/$f") || rc=$?
+	out=$("$SCAN" "${SCAN_ARGS[@]}" "$DATA/$f") || rc=$?
 	if [ "$rc" != "$want" ]; then
 		echo "FAIL: $f: exit $rc, expected $want"; echo "$out"; fail=1; return
 	fi
 	if [ -n "$text" ] && ! grep -qF -- "$text" <<<"$out"; then
 		echo "FAIL: $f: report lacks '$text':"; echo "$out"; fail=1; return
 	fi
-	echo "ok: $f -> $rc"
+	echo "ok: $f${SCAN_ARGS[*]:+ (${SCAN_ARGS[*]})} -> $rc"
 }
+SCAN_ARGS=()
 
 expect clean.log 0
 expect clean-crlf.log 0
@@ -38,6 +43,23 @@ expect hung.log 1 "blocked for more than"
 # A kernel without PRINTK_TIME: keywords at line starts.
 expect warn-notime.log 1 "---[ end trace"
 expect kasan-notime.log 1 "BUG: KASAN"
+
+# The known report of the stock kernel: exactly that, and only with --expect.
+KNOWN=stock-7.2.13-set-task-cpu-migration-disabled
+expect stock-set-task-cpu.log 1 "WARNING: kernel/sched/core.c:3397 at set_task_cpu+0x4c/0x250"
+SCAN_ARGS=(--expect "$KNOWN")
+expect stock-set-task-cpu.log 3 "expected kernel report $KNOWN at console line 7"
+expect stock-set-task-cpu-otherline.log 1 "--- 1 kernel report line(s) found ---"
+expect stock-set-task-cpu-otherkernel.log 1 "--- 1 kernel report line(s) found ---"
+expect stock-set-task-cpu-cut.log 1 "--- 1 kernel report line(s) found ---"
+expect stock-set-task-cpu-inner.log 1 "--- 2 kernel report line(s) found ---"
+expect stock-set-task-cpu-and-warn.log 1 "WARNING: CPU: 1 PID: 77 at io_uring/bpf.c:42"
+expect warn.log 1 "--- 1 kernel report line(s) found ---"
+expect clean.log 0
+SCAN_ARGS=()
+rc=0; "$SCAN" --expect no-such-report "$DATA/clean.log" 2>/dev/null || rc=$?
+[ $rc = 2 ] || { echo "FAIL: --expect of an unknown report: exit $rc, expected 2"; fail=1; }
+[ "$("$SCAN" --list-known)" = "$KNOWN" ] || { echo "FAIL: --list-known"; fail=1; }
 
 # The KASAN section stops at its closing rule, not 120 lines later.
 out=$("$SCAN" "$DATA/kasan.log" || true)

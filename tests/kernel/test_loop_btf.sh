@@ -29,7 +29,7 @@ if [ ! -r /sys/kernel/btf/vmlinux ]; then
 fi
 
 case "${IOURING_BPF_VM_KERNEL:-ours}" in
-stock) ops=io_uring_bpf_ops members="loop_step ring_fd priv" params=iou_loop_params ;;
+stock|mainline) ops=io_uring_bpf_ops members="loop_step ring_fd priv" params=iou_loop_params ;;
 *) ops=io_uring_ops members="loop ring_fd priv" params=iou_loop_state ;;
 esac
 echo "kernel $(uname -r) (${IOURING_BPF_VM_KERNEL:-ours}): expecting struct $ops"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The VM that kernel/vm-run boots is what the other tests expect: our kernel
-# (or the pinned stock kernel with --stock), bpffs, debugfs and tracefs
+# (or the pinned stock kernel with --stock, Linux 7.2.13 + our fix with
+# --mainline), bpffs, debugfs and tracefs
 # mounted, vmlinux BTF present, io_uring enabled, a writable
 # $VM_SCRATCH/$TMPDIR, a read-only root.
 # kernels: ours stock
@@ -18,6 +19,11 @@ if [ "${IOURING_BPF_VM_KERNEL:-}" = stock ]; then
 	want=$(kernel/fetch-stock --print-release)
 	[ "$(uname -r)" = "$want" ] && ok "stock kernel $(uname -r)" ||
 		bad "kernel $(uname -r), expected the stock $want (kernel/fetch-stock)"
+elif [ "${IOURING_BPF_VM_KERNEL:-}" = mainline ]; then
+	case "$(uname -r)" in
+	7.2.13*) ok "mainline kernel $(uname -r) (kernel/mainline/build)" ;;
+	*) bad "kernel $(uname -r), expected 7.2.13 (kernel/mainline/build)" ;;
+	esac
 else
 	case "$(uname -r)" in
 	6.12.*) ok "kernel $(uname -r)" ;;
