@@ -291,7 +291,7 @@ struct park {
 
 static int park_init(struct park *pk, int max)
 {
-	unsigned int cq = 64;
+	unsigned int cq = 512;	/* CQSIZE may not be below the SQ's 256 */
 	int ret;
 
 	memset(pk, 0, sizeof(*pk));
@@ -1280,7 +1280,9 @@ static void t_thp_fixed_buffer_copy(void)
 		goto out;
 	}
 	fx = (unsigned char *)(((uintptr_t)raw + HUGE - 1) & ~(HUGE - 1));
-	CHECK_EQ(madvise(fx, THP_LEN, MADV_HUGEPAGE), 0, "madvise(MADV_HUGEPAGE)");
+	/* with THP "always" this is not needed; AnonHugePages decides below */
+	if (madvise(fx, THP_LEN, MADV_HUGEPAGE))
+		T_INFO("madvise(MADV_HUGEPAGE): %s", strerror(errno));
 	fill(fx, THP_LEN, 5);
 	memcpy(shadow, fx, THP_LEN);
 	huge_kb = smaps_anon_huge_kb(fx);
