@@ -102,45 +102,17 @@ int objvar_find(struct bpf_object *obj, const char *name, struct objvar *out)
 void *objvar_ptr(struct bpf_object *obj, const char *name, size_t *size,
 		 const char **secp, int *is_signed)
 {
-	struct btf *btf = bpf_object__btf(obj);
-	size_t i;
+	struct objvar v;
 
-	if (!btf)
+	if (objvar_find(obj, name, &v))
 		return NULL;
-	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
-		const struct btf_var_secinfo *vs;
-		const struct btf_type *t;
-		struct bpf_map *map;
-		size_t msz;
-		char *base;
-		int id, j;
-
-		id = btf__find_by_name_kind(btf, sections[i], BTF_KIND_DATASEC);
-		if (id < 0)
-			continue;
-		t = btf__type_by_id(btf, id);
-		vs = btf_var_secinfos(t);
-		for (j = 0; j < btf_vlen(t); j++, vs++) {
-			const struct btf_type *v = btf__type_by_id(btf, vs->type);
-
-			if (strcmp(btf__name_by_offset(btf, v->name_off), name))
-				continue;
-			map = internal_map(obj, sections[i]);
-			if (!map)
-				return NULL;
-			base = bpf_map__initial_value(map, &msz);
-			if (!base || vs->offset + vs->size > msz)
-				return NULL;
-			if (size)
-				*size = vs->size;
-			if (secp)
-				*secp = sections[i];
-			if (is_signed)
-				*is_signed = btf_signed(btf, v->type);
-			return base + vs->offset;
-		}
-	}
-	return NULL;
+	if (size)
+		*size = v.size;
+	if (secp)
+		*secp = v.sec;
+	if (is_signed)
+		*is_signed = btf_signed(v.btf, v.type_id);
+	return v.ptr;
 }
 
 void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
