@@ -1,4 +1,5 @@
 #!/bin/bash
+# test-timeout: 600
 # `iouring-bpf load PROG --ring PID:FD` attaches a loop program to another
 # process's ring (pidfd_getfd): nop-chain then runs inside that process's
 # io_uring_enter() (its SQ head moves, the CQEs are consumed by BPF);
