@@ -38,7 +38,7 @@ while IFS= read -r p || [ -n "$p" ]; do
 		   '^Cc: .*peterz@infradead.org' '^Cc: .*axboe@kernel.dk' '^diff --git a/kernel/fork.c'; do
 		grep -qE "$tag" "$f" || bad "$p: no line matching $tag"
 	done
-	if grep -nE '/wor[k]/|shared/|farm-studio|iouring-bpf/|QEMU|TCG|icount' "$f"; then
+	if grep -nE '/wor[k]/|shared/|farm-[s]tudio|iouring-bpf/|QEMU|TCG|icount' "$f"; then
 		bad "$p names a project path or emulator detail (above)"
 	fi
 done <"$ML/patches/series"
