@@ -41,6 +41,8 @@ expect "SKIP host/test_skip: no widget here"
 expect "PASS host/test_cwd"
 expect "Summary: 2 passed, 1 failed, 1 skipped"
 [ "$(tail -n 1 <<<"$out")" = "Summary: 2 passed, 1 failed, 1 skipped" ] || { echo "FAIL: summary is not the last line"; fail=1; }
+# every test's wall time, slowest first, on the line before the summary
+grep -Eq '^Slowest: host/[a-z_]+ [0-9]+ s(, host/[a-z_]+ [0-9]+ s){3}$' <<<"$out" || { echo "FAIL: no Slowest: line of the 4 tests"; fail=1; }
 grep -q "fine" <<<"$out" && { echo "FAIL: passing test output shown without -v"; fail=1; }
 grep -q "helper\|noexec" <<<"$out" && { echo "FAIL: non-tests were run"; fail=1; }
 [ $rc = 1 ] || { echo "FAIL: exit $rc with a failure, expected 1"; fail=1; }
@@ -94,8 +96,9 @@ k "---[ end trace 0000000000000000 ]---"
 echo "the fake known bug"; exit 78'
 	rc=0; out=$(run --vm-only --kernel stock 2>/dev/null) || rc=$?
 	echo "$out"
-	want=$(printf 'PASS stock:kernel/test_bin\nPASS stock:kernel/test_both\nPASS stock:kernel/test_stockonly\nXFAIL stock:kernel/test_xfail: the fake known bug\nXFAIL stock/kernel-report: known bug of the stock kernel: stock-7.2.13-set-task-cpu-migration-disabled (kernel/scan-console-log --list-known; the fix: kernel/mainline/patches)\nSummary: 3 passed, 0 failed, 0 skipped, 2 expected failures')
-	[ "$(grep -v '^    ' <<<"$out")" = "$want" ] && [ $rc = 0 ] || { echo "FAIL: stock boot of the fake tree (exit $rc)"; fail=1; }
+	want=$(printf 'PASS stock:kernel/test_bin\nPASS stock:kernel/test_both\nPASS stock:kernel/test_stockonly\nXFAIL stock:kernel/test_xfail: the fake known bug\nXFAIL stock/kernel-report: known bug of the stock kernel: stock-7.2.13-set-task-cpu-migration-disabled (kernel/scan-console-log --list-known; the fix: kernel/mainline/patches)\nSlowest: *\nSummary: 3 passed, 0 failed, 0 skipped, 2 expected failures')
+	# shellcheck disable=SC2053
+	[[ "$(grep -v '^    ' <<<"$out")" == $want ]] && grep -q '^Slowest: .*stock:kernel/test_xfail [0-9]* s' <<<"$out" && [ $rc = 0 ] || { echo "FAIL: stock boot of the fake tree (exit $rc)"; fail=1; }
 else
 	echo "note: the stock kernel is not fetched (make stock-kernel): its boot is not tried"
 fi
