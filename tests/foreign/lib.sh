@@ -23,3 +23,20 @@ mainline_or_skip() {
 jget() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
+
+# run_json FILE ARGS...: `iouring-bpf ARGS --json` into FILE; true when it
+# exited 0 and FILE matches docs/json/run-file.schema.json (each a check;
+# a failure says which and with what).
+run_json() {
+	local out=$1 rc=0
+	shift
+	checks=$((checks + 1))
+	"$CLI" "$@" --json >"$out" 2>"$TMP/err" || rc=$?
+	if [ "$rc" != 0 ]; then
+		fail "$*: exit $rc: $(cat "$TMP/err" "$out")"
+		return 1
+	fi
+	checks=$((checks + 1))
+	python3 "$ROOT/tests/host/json_check.py" "$ROOT/docs/json/run-file.schema.json" "$out" ||
+		{ fail "run FILE --json does not match docs/json/run-file.schema.json"; return 1; }
+}

@@ -12,15 +12,7 @@ loop_feature_or_skip
 mainline_or_skip run "$FOBJ/nops.bpf.o" --set reqs_to_run=1000
 
 J=$TMP/nops.json
-checks=$((checks + 1))
-rc=0
-"$CLI" run "$FOBJ/nops.bpf.o" --set reqs_to_run=1000 --json >"$J" 2>"$TMP/err" || rc=$?
-if [ "$rc" != 0 ]; then
-	fail "run nops.bpf.o --set reqs_to_run=1000: exit $rc: $(cat "$TMP/err" "$J")"
-else
-	checks=$((checks + 1))
-	python3 "$ROOT/tests/host/json_check.py" "$ROOT/docs/json/run-file.schema.json" "$J" ||
-		fail "run FILE --json does not match docs/json/run-file.schema.json"
+if run_json "$J" run "$FOBJ/nops.bpf.o" --set reqs_to_run=1000; then
 	got=$(jget "$J" '(d["enter_ret"], d["cqes_left"], d["globals"]["reqs_done"], d["globals"]["reqs_issued"], d["globals"]["reqs_failed"], d["globals"]["sq_entries"], d["globals"]["cqes_offset"] > 0)')
 	[ "$got" = "(0, 0, 1000, 1000, 0, 64, True)" ] &&
 		echo "ok: 1000 NOPs in one enter, geometry filled: $got" ||
@@ -31,13 +23,8 @@ expect_exit 0 "reqs_done +1000 +\.bss" -- run "$FOBJ/nops.bpf.o" --set reqs_to_r
 # the copy: fds and a buffer made by run, a 1 MiB file
 head -c 1048576 /dev/urandom >"$TMP/in"
 J=$TMP/cp.json
-checks=$((checks + 1))
-rc=0
-"$CLI" run "$FOBJ/cp.bpf.o" --set input_fd=@"$TMP/in" --set output_fd=@">$TMP/out" \
-	--set buf_addr,buf_size=@buf:64K --json >"$J" 2>"$TMP/err" || rc=$?
-if [ "$rc" != 0 ]; then
-	fail "run cp.bpf.o: exit $rc: $(cat "$TMP/err" "$J")"
-else
+if run_json "$J" run "$FOBJ/cp.bpf.o" --set input_fd=@"$TMP/in" --set output_fd=@">$TMP/out" \
+	--set buf_addr,buf_size=@buf:64K; then
 	got=$(jget "$J" '(d["enter_ret"], d["globals"]["cp_result"], d["globals"]["bytes_copied"], d["globals"]["buf_size"])')
 	[ "$got" = "(0, 0, 1048576, 65536)" ] &&
 		echo "ok: the copy ran in one enter: $got" ||

@@ -12,15 +12,7 @@ OBJ=$FOBJ/template/myloop.bpf.o
 [ -f "$OBJ" ] || { echo "FAIL: no $OBJ: make -C tests (make test-prep)"; exit 1; }
 
 J=$TMP/myloop.json
-checks=$((checks + 1))
-rc=0
-"$CLI" run "$OBJ" --set count=100 --json >"$J" 2>"$TMP/err" || rc=$?
-if [ "$rc" != 0 ]; then
-	fail "run myloop.bpf.o --set count=100: exit $rc: $(cat "$TMP/err" "$J")"
-else
-	checks=$((checks + 1))
-	python3 "$ROOT/tests/host/json_check.py" "$ROOT/docs/json/run-file.schema.json" "$J" ||
-		fail "run FILE --json does not match docs/json/run-file.schema.json"
+if run_json "$J" run "$OBJ" --set count=100; then
 	got=$(jget "$J" '(d["binding"], d["enter_ret"], d["cqes_left"], d["globals"]["done"], d["globals"]["failed"], d["globals"]["exit"]["kind"], d["globals"]["iou_sq_entries"])')
 	want="('$LOOP_API', 0, 0, 100, 0, 'done', 64)"
 	[ "$got" = "$want" ] && echo "ok: the template ran 100 NOPs: $got" ||
