@@ -8,7 +8,7 @@
  *
  *   cc -o attach_liburing attach_liburing.c \
  *	$(pkg-config --cflags --libs iouring-bpf) -luring
- *   ./attach_liburing [-f FLAG,...] [-d DEPTH] [-L] [-F] [N]
+ *   ./attach_liburing [-f FLAG,...] [-d DEPTH] [-L] [-F] [-W] [N]
  *
  * The ring is SINGLE_ISSUER | DEFER_TASKRUN (what the loop hook needs)
  * with 8 SQ entries, plus the FLAGs: nosqarray sqe128 cqe32 cqsize (32
@@ -21,7 +21,9 @@
  * reads its layout from the kernel); -L makes it with liburing anyway, to
  * see the helper refuse it. -F attaches a liburing ring by its fd alone
  * (iouring_bpf_attach(ring.ring_fd, ...): the layout read from the kernel)
- * instead of through the helper.
+ * instead of through the helper. -W (for the tests) hands the library a
+ * wrong layout, the ring's flags without SQE128 and CQE32: nop-chain must
+ * then see its NOPs out of order and stop with an error.
  *
  * Checks: nop-chain's counters (completed == issued == N, no errors); the
  * ring's SQ and CQ heads as the application maps them moved by N (the
@@ -230,6 +232,30 @@ static void close_ring(struct app_ring *r)
 		close(r->fd);
 }
 
+/* -W: the helper's layout of a liburing ring, minus SQE128 and CQE32 */
+static struct iouring_bpf *attach_wrong(struct app_ring *r,
+					const char *const *params,
+					struct iouring_bpf_error *err)
+{
+	struct io_uring_params p;
+	struct iouring_bpf *h;
+
+	if (!r->by_liburing) {
+		iouring_bpf_errorf(err, IOURING_BPF_USAGE, EINVAL,
+				   "-W needs a ring made by liburing");
+		return NULL;
+	}
+	if (iouring_bpf_liburing_params(&r->lr, &p, err))
+		return NULL;
+	p.flags &= ~(IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
+	h = iouring_bpf_open("nop-chain", err);
+	if (h && iouring_bpf_start(h, r->fd, &p, params, err)) {
+		iouring_bpf_close(h);
+		return NULL;
+	}
+	return h;
+}
+
 static int fail(const char *what, const struct iouring_bpf_error *err)
 {
 	fprintf(stderr, "attach_liburing: %s: %s\n", what, err->msg);
@@ -248,18 +274,18 @@ int main(int argc, char **argv)
 	const char *params[] = { nr, dp, NULL };
 	struct iouring_bpf *h;
 	struct app_ring r;
-	int opt, force = 0, by_fd = 0, ret, res, stale, bad = 0;
+	int opt, force = 0, by_fd = 0, wrong = 0, ret, res, stale, bad = 0;
 
-	while ((opt = getopt(argc, argv, "f:d:LF")) != -1) {
+	while ((opt = getopt(argc, argv, "f:d:LFW")) != -1) {
 		if (opt == 'f' && !parse_flags(optarg, &flags))
 			continue;
 		if (opt == 'd' && (depth = atoll(optarg)) > 0)
 			continue;
-		if (opt == 'L' || opt == 'F') {
-			*(opt == 'L' ? &force : &by_fd) = 1;
+		if (opt == 'L' || opt == 'F' || opt == 'W') {
+			*(opt == 'L' ? &force : opt == 'F' ? &by_fd : &wrong) = 1;
 			continue;
 		}
-		fprintf(stderr, "usage: attach_liburing [-f FLAG,...] [-d DEPTH] [-L] [-F] [N]\n");
+		fprintf(stderr, "usage: attach_liburing [-f FLAG,...] [-d DEPTH] [-L] [-F] [-W] [N]\n");
 		return 2;
 	}
 	if (optind < argc)
@@ -278,9 +304,12 @@ int main(int argc, char **argv)
 	snprintf(nr, sizeof(nr), "nr=%lld", n);
 	snprintf(dp, sizeof(dp), "depth=%lld", depth);
 	/* the ring's fd and its layout, from liburing's struct or by fd */
-	h = r.by_liburing && !by_fd ?
-		iouring_bpf_attach_liburing(&r.lr, "nop-chain", params, &err) :
-		iouring_bpf_attach(r.fd, "nop-chain", params, &err);
+	if (wrong)
+		h = attach_wrong(&r, params, &err);
+	else if (r.by_liburing && !by_fd)
+		h = iouring_bpf_attach_liburing(&r.lr, "nop-chain", params, &err);
+	else
+		h = iouring_bpf_attach(r.fd, "nop-chain", params, &err);
 	if (!h) {
 		close_ring(&r);
 		return fail("nop-chain", &err);
