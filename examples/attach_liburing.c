@@ -49,6 +49,7 @@
 #define IORING_SETUP_SQE_MIXED	(1U << 19)
 #endif
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define SQ_ENTRIES	8
 #define CQ_ENTRIES	32	/* with cqsize */
 #define USER_DATA	0xfeedULL
@@ -90,10 +91,10 @@ static int parse_flags(char *list, unsigned int *flags)
 	size_t i;
 
 	for (name = strtok(list, ","); name; name = strtok(NULL, ",")) {
-		for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(flag_names); i++)
 			if (!strcmp(name, flag_names[i].name))
 				break;
-		if (i == sizeof(flag_names) / sizeof(flag_names[0])) {
+		if (i == ARRAY_SIZE(flag_names)) {
 			fprintf(stderr, "attach_liburing: unknown flag '%s'\n",
 				name);
 			return -1;
@@ -180,7 +181,7 @@ static int user_nop(struct app_ring *r, int *stale)
 
 	if (r->by_liburing) {
 		/* liburing's own copy of the SQ tail did not see the program */
-		*stale = io_uring_get_sqe(&r->lr) == NULL;
+		*stale = !io_uring_get_sqe(&r->lr);
 		iouring_bpf_liburing_resync(&r->lr);
 		sqe = io_uring_get_sqe(&r->lr);
 		if (!sqe)
@@ -279,13 +280,16 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "f:d:LFW")) != -1) {
 		if (opt == 'f' && !parse_flags(optarg, &flags))
 			continue;
-		if (opt == 'd' && (depth = atoll(optarg)) > 0)
+		if (opt == 'd' && atoll(optarg) > 0) {
+			depth = atoll(optarg);
 			continue;
+		}
 		if (opt == 'L' || opt == 'F' || opt == 'W') {
 			*(opt == 'L' ? &force : opt == 'F' ? &by_fd : &wrong) = 1;
 			continue;
 		}
-		fprintf(stderr, "usage: attach_liburing [-f FLAG,...] [-d DEPTH] [-L] [-F] [-W] [N]\n");
+		fprintf(stderr,
+			"usage: attach_liburing [-f FLAG,...] [-d DEPTH] [-L] [-F] [-W] [N]\n");
 		return 2;
 	}
 	if (optind < argc)
@@ -320,9 +324,11 @@ int main(int argc, char **argv)
 	iouring_bpf_var_int(h, "completed", &done);
 	iouring_bpf_var_int(h, "issued", &issued);
 	iouring_bpf_var_int(h, "errors", &errors);
-	printf("flags 0x%x, ring by %s, attached %s: io_uring_enter %d; nop-chain completed %lld of %lld NOPs, issued %lld, errors %lld (binding %s)\n",
+	printf("flags 0x%x, ring by %s, attached %s: io_uring_enter %d; ",
 	       r.p.flags, r.by_liburing ? "liburing" : "io_uring_setup",
-	       r.by_liburing && !by_fd ? "through the helper" : "by fd", ret,
+	       wrong ? "with a wrong layout" :
+	       r.by_liburing && !by_fd ? "through the helper" : "by fd", ret);
+	printf("nop-chain completed %lld of %lld NOPs, issued %lld, errors %lld (binding %s)\n",
 	       done, n, issued, errors,
 	       iouring_bpf_loop_api_key(iouring_bpf_loop_binding(h)));
 	bad |= ret != 0 || done != n || issued != n || errors != 0;
@@ -338,7 +344,7 @@ int main(int argc, char **argv)
 	printf("after detach: a NOP from %s: res %d%s\n",
 	       r.by_liburing ? "liburing" : "user space", res,
 	       !r.by_liburing ? "" : stale ?
-	       " (liburing's SQ copy was stale: io_uring_get_sqe() gave NULL before iouring_bpf_liburing_resync())" :
+	       " (liburing's SQ copy was stale: io_uring_get_sqe() gave NULL before the resync)" :
 	       " (liburing's SQ copy was not stale)");
 	bad |= res != 0;
 	close_ring(&r);
