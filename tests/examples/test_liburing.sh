@@ -1,4 +1,5 @@
 #!/bin/bash
+# test-timeout: 1800
 # examples/attach_liburing (built on the host by make -C examples, against
 # the staged library and the system's liburing: Debian 12's 2.3) attaches
 # nop-chain to its own ring through iouring-bpf-liburing.h, over the ring
@@ -46,6 +47,9 @@ run() {
 	return 0
 }
 
+# (each run loads nop-chain: on the debug kernel under TCG 30 to 90 s a
+# load, so the whole test takes minutes there)
+
 # refused FLAGS STATUS PATTERN [OPTIONS]: must exit STATUS saying PATTERN
 refused() {
 	local flags=$1 want=$2 pat=$3 out rc
@@ -84,7 +88,6 @@ done
 [ $mixed = 0 ] && echo "note: CQE_MIXED/SQE_MIXED rings not made on this kernel (not tested here)"
 
 # a wrong layout is seen: nop-chain stops on an out-of-order CQE
-refused sqe128,cqe32 1 "errors 1" -W
 refused cqe32 1 "errors 1" -W
 refused sqe128 1 "errors 1" -W
 # liburing < 2.6 and NO_SQARRAY: the helper refuses the ring
