@@ -257,9 +257,9 @@ static struct iouring_bpf *attach_wrong(struct app_ring *r,
 	return h;
 }
 
-static int fail(const char *what, const struct iouring_bpf_error *err)
+static int fail(const struct iouring_bpf_error *err)
 {
-	fprintf(stderr, "attach_liburing: %s: %s\n", what, err->msg);
+	fprintf(stderr, "attach_liburing: %s\n", err->msg);
 	if (err->status == IOURING_BPF_NOFEATURE)
 		return 77;
 	return err->status ? err->status : 1;
@@ -316,7 +316,7 @@ int main(int argc, char **argv)
 		h = iouring_bpf_attach(r.fd, "nop-chain", params, &err);
 	if (!h) {
 		close_ring(&r);
-		return fail("nop-chain", &err);
+		return fail(&err);
 	}
 
 	/* the whole workload: one enter, the program stops when done */

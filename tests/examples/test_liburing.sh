@@ -28,7 +28,7 @@ run() {
 	out=$("$app" -f "$flags" "$@" $n 2>&1); rc=$?
 	if [ $rc = 77 ]; then
 		echo "$out"
-		echo "SKIP: no loop hook, or [$flags] unknown to this kernel"
+		echo "not run: no loop hook, or [$flags] unknown to this kernel"
 		return 77
 	fi
 	case "$rc:$out" in
