@@ -82,6 +82,7 @@ struct uring_bpf_ops___iou {		/* IOU_OP_OPS() */
 #define IOU_SQE_ASYNC		(1U << 4)
 #define IOU_CQE_F_MORE		(1U << 1)	/* more CQEs to come for this request */
 
+/* the sizes of a ring without IORING_SETUP_SQE128 / CQE32 */
 #define IOU_SQE_SIZE		64
 #define IOU_CQE_SIZE		16
 
@@ -441,7 +442,13 @@ const volatile __u32 iou_cq_mask;	/* cq_entries - 1 */
 const volatile __u32 iou_cq_entries;
 const volatile __u32 iou_cqes;		/* cq_off.cqes */
 const volatile __u64 iou_rings_size;	/* bytes of region 0 we touch */
-const volatile __u64 iou_sqes_size;	/* sq_entries * 64 */
+const volatile __u64 iou_sqes_size;	/* sq_entries * iou_sqe_size */
+/*
+ * 64 or 128 (IORING_SETUP_SQE128), 16 or 32 (IORING_SETUP_CQE32): the
+ * verifier knows them as constants, like every value above
+ */
+const volatile __u32 iou_sqe_size = IOU_SQE_SIZE;
+const volatile __u32 iou_cqe_size = IOU_CQE_SIZE;
 
 #define IOU_SETUP_NO_SQARRAY	(1U << 16)
 
@@ -540,7 +547,7 @@ static __always_inline struct io_uring_cqe *iou_cqe_at(struct iou_ring *r,
 						       __u32 idx)
 {
 	return (void *)(r->rings + iou_cqes +
-			(__u64)(idx & iou_cq_mask) * IOU_CQE_SIZE);
+			(__u64)(idx & iou_cq_mask) * iou_cqe_size);
 }
 
 /* the oldest CQE not yet consumed, or NULL if the CQ is empty */
@@ -591,7 +598,7 @@ static __always_inline __u32 iou_sq_pending(struct iou_ring *r)
 	       *(volatile __u32 *)r->sq_head_p;
 }
 
-/* next free SQE, zeroed, or NULL if the SQ is full */
+/* next free SQE, zeroed (all 128 bytes with SQE128), or NULL if full */
 static __always_inline struct io_uring_sqe *iou_sqe_get(struct iou_ring *r)
 {
 	__u32 idx = r->sq_tail & iou_sq_mask;
@@ -601,8 +608,10 @@ static __always_inline struct io_uring_sqe *iou_sqe_get(struct iou_ring *r)
 		return NULL;
 	if (iou_sq_array)
 		*(__u32 *)(r->rings + iou_sq_array + (__u64)idx * 4) = idx;
-	sqe = (void *)(r->sqes + (__u64)idx * IOU_SQE_SIZE);
+	sqe = (void *)(r->sqes + (__u64)idx * iou_sqe_size);
 	__builtin_memset(sqe, 0, IOU_SQE_SIZE);
+	if (iou_sqe_size > IOU_SQE_SIZE)
+		__builtin_memset((__u8 *)sqe + IOU_SQE_SIZE, 0, IOU_SQE_SIZE);
 	r->sq_tail++;
 	r->sq_queued++;
 	return sqe;

@@ -16,8 +16,10 @@
  * Parameters (rodata): nr = NOPs to complete in total, depth = how many
  * may be in flight (1 = strictly sequential: the next NOP is queued only
  * after the previous one's CQE was seen). User space sees no CQE. It
- * returns STOP when all nr are done, or on the first CQE with res != 0
- * (exit info says which).
+ * returns STOP when all nr are done, or on the first CQE with res != 0 or
+ * whose user_data is not the next NOP's (exit info says which): NOPs
+ * complete in order, so that means the CQE or SQE was not where the
+ * program looked, i.e. a wrong ring layout.
  *
  * Why it loops inside one call: a NOP completes inline, so its CQE is
  * already in the CQ when bpf_io_uring_submit_sqes() returns. Returning
@@ -68,10 +70,15 @@ IOU_LOOP_PROG(nop_chain_loop)
 		/* reap one */
 		cqe = iou_cqe_peek(&r);
 		if (cqe) {
-			if (cqe->res != 0) {
+			/*
+			 * NOPs complete in order: a CQE that is not the
+			 * next one is read from the wrong place (a ring
+			 * layout the program was not told)
+			 */
+			if (cqe->res != 0 || cqe->user_data != completed) {
 				errors++;
 				IOU_EXIT_ERROR(cqe->res, cqe->user_data,
-					       "a NOP completed with an error");
+					       "a NOP completed with an error, or out of order");
 				iou_cq_advance(&r, 1);
 				return IOU_STOP;
 			}

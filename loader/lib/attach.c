@@ -274,7 +274,7 @@ int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 		return iou_fail(err, IOURING_BPF_USAGE, EBUSY,
 				"%s: the ring is set before load", h->name);
 	/* the layout of a ring given by fd alone: read from the kernel */
-	ret = p ? iou_ring_fd_check(ring_fd, err) :
+	ret = p ? iou_ring_params_check(ring_fd, p, err) :
 		  iou_ring_params(ring_fd, &real, err);
 	if (ret)
 		return ret;

@@ -15,7 +15,7 @@
 enum geo_src {
 	G_SQ_ENTRIES, G_CQ_ENTRIES, G_SQ_MASK, G_CQ_MASK,
 	G_SQ_HEAD, G_SQ_TAIL, G_SQ_ARRAY, G_CQ_HEAD, G_CQ_TAIL, G_CQES,
-	G_FLAGS, G_RINGS_SIZE, G_SQES_SIZE,
+	G_FLAGS, G_RINGS_SIZE, G_SQES_SIZE, G_SQE_SIZE, G_CQE_SIZE,
 };
 
 const struct iou_geo_name iou_geo_names[] = {
@@ -43,6 +43,8 @@ const struct iou_geo_name iou_geo_names[] = {
 	{ "iou_cqes",		G_CQES },
 	{ "iou_rings_size",	G_RINGS_SIZE },
 	{ "iou_sqes_size",	G_SQES_SIZE },
+	{ "iou_sqe_size",	G_SQE_SIZE },
+	{ "iou_cqe_size",	G_CQE_SIZE },
 	{ NULL, 0 },
 };
 
@@ -51,10 +53,21 @@ static unsigned long long max_ull(unsigned long long a, unsigned long long b)
 	return a > b ? a : b;
 }
 
+/* 64 or 128, 16 or 32 bytes */
+static unsigned int sqe_size(const struct io_uring_params *p)
+{
+	return p->flags & IORING_SETUP_SQE128 ? 128 : 64;
+}
+
+static unsigned int cqe_size(const struct io_uring_params *p)
+{
+	return p->flags & IORING_SETUP_CQE32 ? 32 : 16;
+}
+
 static unsigned long long geo_value(const struct io_uring_params *p, int src)
 {
 	__u32 array = (p->flags & IORING_SETUP_NO_SQARRAY) ? 0 : p->sq_off.array;
-	__u64 cq_end = p->cq_off.cqes + (__u64)p->cq_entries * 16;
+	__u64 cq_end = p->cq_off.cqes + (__u64)p->cq_entries * cqe_size(p);
 	__u64 sq_end = array ? array + (__u64)p->sq_entries * 4 :
 			       p->sq_off.tail + 4;
 
@@ -71,8 +84,43 @@ static unsigned long long geo_value(const struct io_uring_params *p, int src)
 	case G_CQES:		return p->cq_off.cqes;
 	case G_FLAGS:		return p->flags;
 	case G_RINGS_SIZE:	return max_ull(cq_end, sq_end);
-	case G_SQES_SIZE:	return (__u64)p->sq_entries * 64;
+	case G_SQES_SIZE:	return (__u64)p->sq_entries * sqe_size(p);
+	case G_SQE_SIZE:	return sqe_size(p);
+	case G_CQE_SIZE:	return cqe_size(p);
 	}
+	return 0;
+}
+
+/* does h have (and so was given) the global that geo_value() src feeds? */
+static int geo_has(const struct iouring_bpf *h, int src)
+{
+	int i;
+
+	for (i = 0; iou_geo_names[i].name; i++)
+		if (iou_geo_names[i].src == src && (h->geo_filled & (1ULL << i)))
+			return 1;
+	return 0;
+}
+
+/*
+ * A program that walks CQEs or fills SQEs by offset and has no size global
+ * assumes 16-byte CQEs and 64-byte SQEs: on a CQE32 or SQE128 ring it
+ * would read and write the wrong slots, so it is refused.
+ */
+static int geo_sizes_ok(struct iouring_bpf *h, const struct io_uring_params *p,
+			struct iouring_bpf_error *err)
+{
+	if ((p->flags & IORING_SETUP_CQE32) && geo_has(h, G_CQES) &&
+	    !geo_has(h, G_CQE_SIZE))
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"%s reads CQEs as 16 bytes (it has no iou_cqe_size global) and the ring has IORING_SETUP_CQE32: create the ring without CQE32, or rebuild the program with the current iouring_bpf.h",
+				h->name);
+	if ((p->flags & IORING_SETUP_SQE128) &&
+	    (geo_has(h, G_SQ_TAIL) || geo_has(h, G_SQES_SIZE)) &&
+	    !geo_has(h, G_SQE_SIZE))
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"%s fills SQEs as 64 bytes (it has no iou_sqe_size global) and the ring has IORING_SETUP_SQE128: create the ring without SQE128, or rebuild the program with the current iouring_bpf.h",
+				h->name);
 	return 0;
 }
 
@@ -82,9 +130,6 @@ int iou_geo_fill(struct iouring_bpf *h, const struct io_uring_params *p,
 	struct objvar v;
 	int i;
 
-	if (p->flags & (IORING_SETUP_CQE32 | IORING_SETUP_SQE128))
-		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
-				"rings with CQE32 or SQE128 are not supported: the geometry globals assume 16-byte CQEs and 64-byte SQEs");
 	h->geo_filled = 0;
 	for (i = 0; iou_geo_names[i].name; i++) {
 		if (objvar_find(h->obj, iou_geo_names[i].name, &v) ||
@@ -99,7 +144,7 @@ int iou_geo_fill(struct iouring_bpf *h, const struct io_uring_params *p,
 					v.size);
 		h->geo_filled |= 1ULL << i;
 	}
-	return 0;
+	return geo_sizes_ok(h, p, err);
 }
 
 int iou_geo_is_filled(const struct iouring_bpf *h, const char *name)

@@ -81,6 +81,8 @@ int iou_geo_zero_rodata(struct iouring_bpf *h, char *out, size_t len);
 
 /* ringinfo.c: a ring given by fd */
 int iou_ring_fd_check(int fd, struct iouring_bpf_error *err);
+int iou_ring_params_check(int fd, const struct io_uring_params *p,
+			  struct iouring_bpf_error *err);
 int iou_ring_params(int fd, struct io_uring_params *p,
 		    struct iouring_bpf_error *err);
 

@@ -223,9 +223,12 @@ int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
  * fills the ring globals the object declares in .rodata (liburing's
  * names sq_entries, cq_entries, cq_head_offset, cq_tail_offset,
  * cqes_offset; sq_head_offset, sq_tail_offset, sq_array_offset,
- * ring_flags; progs/iouring_bpf.h's iou_*). The fd stays the caller's.
+ * ring_flags; progs/iouring_bpf.h's iou_*, with iou_sqe_size and
+ * iou_cqe_size for SQE128/CQE32 rings). The fd stays the caller's.
  * USAGE for an op program, a fd that is not open or not an io_uring (the
- * same status for -1 and for fd 0 on a terminal).
+ * same status for -1 and for fd 0 on a terminal), p whose entries are not
+ * the ring's, or a SQE128/CQE32 ring for an object without the size
+ * globals. A liburing `struct io_uring`: iouring-bpf-liburing.h.
  */
 int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 			 const struct io_uring_params *p,
@@ -265,7 +268,11 @@ void iouring_bpf_close(struct iouring_bpf *h);
  * DEFER_TASKRUN | NO_SQARRAY. p: zeroed, or with cq_entries set (adds
  * IORING_SETUP_CQSIZE) and further flags; filled by the kernel. Returns the
  * ring fd (the caller's, to mmap and close), or NOFEATURE if the kernel has
- * no IORING_SETUP_BPF, PERM, FAIL.
+ * no IORING_SETUP_BPF, PERM, FAIL. A loop ring has no SQ array: map it
+ * yourself or with liburing 2.6+ (io_uring_queue_mmap()); older liburing
+ * takes its header for the SQ array. Applications on liburing < 2.6 make
+ * loop rings with io_uring_queue_init_params() and SINGLE_ISSUER |
+ * DEFER_TASKRUN instead (docs/library.md, "liburing rings").
  */
 int iouring_bpf_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
 			   struct io_uring_params *p,

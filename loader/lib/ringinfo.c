@@ -135,6 +135,23 @@ out:
 	return ret;
 }
 
+int iou_ring_params_check(int fd, const struct io_uring_params *p,
+			  struct iouring_bpf_error *err)
+{
+	unsigned int sq = 0, cq = 0;
+	int ret = iou_ring_fd_check(fd, err);
+
+	if (ret)
+		return ret;
+	/* the caller's params: are they this ring's? (cheap: fdinfo only) */
+	if (!fdinfo_entries(fd, &sq, &cq) &&
+	    (sq != p->sq_entries || cq != p->cq_entries))
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"ring fd %d has %u/%u SQ/CQ entries, the io_uring_params given say %u/%u: give the params its io_uring_setup() filled, or NULL to read them from the kernel",
+				fd, sq, cq, p->sq_entries, p->cq_entries);
+	return 0;
+}
+
 int iou_ring_params(int fd, struct io_uring_params *p,
 		    struct iouring_bpf_error *err)
 {

@@ -4,7 +4,8 @@
  * libiouring-bpf.a (no CLI): nop-chain on its DEFER_TASKRUN ring, without
  * and with an SQ array (the library reads the ring's layout from the
  * kernel, given the fd alone); set_ring() of fd -1 and of fd 0 fail with
- * the same status; then the nop op for its
+ * the same status, and so do io_uring_params that are not the ring's;
+ * then the nop op for its
  * IORING_SETUP_BPF ring; after each detach the ring behaves as before.
  * The library picks the loop binding of the kernel (v3 or mainline); on a
  * kernel without IORING_OP_BPF (stock 7.1+) the op part is left out.
@@ -123,6 +124,25 @@ int main(int argc, char **argv)
 	CHECK(ret < 0 && err.status == IOURING_BPF_USAGE &&
 	      strstr(err.msg, "not an io_uring"),
 	      "set_ring(0): status %d: %s", err.status, err.msg);
+	/* with io_uring_params: the same checks, and the entries must match */
+	ret = ring_init(&r, 16, 32, IORING_SETUP_SINGLE_ISSUER |
+			IORING_SETUP_DEFER_TASKRUN);
+	CHECK(!ret, "a loop ring for set_ring(fd, p)");
+	if (!ret) {
+		struct io_uring_params p = r.p;
+
+		ret = iouring_bpf_set_ring(h, -1, &p, &err);
+		CHECK(ret < 0 && err.status == IOURING_BPF_USAGE &&
+		      strstr(err.msg, "not an open file descriptor"),
+		      "set_ring(-1, p): status %d: %s", err.status, err.msg);
+		p.sq_entries = 8;
+		ret = iouring_bpf_set_ring(h, r.fd, &p, &err);
+		CHECK(ret < 0 && err.status == IOURING_BPF_USAGE &&
+		      strstr(err.msg, "the io_uring_params given say 8/32"),
+		      "set_ring(fd, p of 8 SQ entries) on a 16-entry ring: status %d: %s",
+		      err.status, err.msg);
+		ring_exit(&r);
+	}
 	iouring_bpf_close(h);
 
 	if (iouring_bpf_kernel_has_type("uring_bpf_ops") == 0) {

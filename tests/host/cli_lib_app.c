@@ -3,12 +3,16 @@
  * cli_lib_app.c - an application linking libiouring-bpf.a the way the
  * README says, without the CLI. On a kernel without the features it checks
  * the library says so (status 3); everywhere it checks the error statuses
- * and that parameters are readable and settable by name before load.
- * Usage: cli_lib_app  (exit 0 ok, 1 failure)
+ * and that parameters are readable and settable by name before load, and
+ * (where this kernel makes io_uring rings) the ring globals of a
+ * SQE128|CQE32 ring, and the refusal of such a ring for an object without
+ * iou_cqe_size (OBJ: examples/mainline_nops.bpf.o, if given).
+ * Usage: cli_lib_app [OBJ]  (exit 0 ok, 1 failure)
  */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 #include <iouring-bpf.h>
 
 static int fails;
@@ -22,7 +26,53 @@ static int fails;
 	}								\
 } while (0)
 
-int main(void)
+/*
+ * the geometry of a SQE128|CQE32 ring without SQ array (the rings region
+ * ends with its CQEs), bound with its io_uring_params
+ */
+static void big_entries(const char *obj)
+{
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_SINGLE_ISSUER |
+			 IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SQE128 |
+			 IORING_SETUP_CQE32 | IORING_SETUP_NO_SQARRAY,
+	};
+	long long sqe = 0, cqe = 0, sqes = 0, rings = 0;
+	struct iouring_bpf_error err;
+	struct iouring_bpf *h;
+	int fd = syscall(__NR_io_uring_setup, 8, &p);
+
+	if (fd < 0) {
+		printf("no SQE128|CQE32 ring on this kernel: geometry not checked\n");
+		return;
+	}
+	h = iouring_bpf_open("nop-chain", &err);
+	CHECK(h && !iouring_bpf_set_ring(h, fd, &p, &err),
+	      "nop-chain on a SQE128|CQE32 ring: %s", err.msg);
+	if (h) {
+		iouring_bpf_var_int(h, "iou_sqe_size", &sqe);
+		iouring_bpf_var_int(h, "iou_cqe_size", &cqe);
+		iouring_bpf_var_int(h, "iou_sqes_size", &sqes);
+		iouring_bpf_var_int(h, "iou_rings_size", &rings);
+		CHECK(sqe == 128 && cqe == 32 && sqes == 128LL * p.sq_entries &&
+		      rings == p.cq_off.cqes + 32LL * p.cq_entries,
+		      "SQE128|CQE32 geometry: sqe %lld cqe %lld sqes %lld rings %lld",
+		      sqe, cqe, sqes, rings);
+		iouring_bpf_close(h);
+	}
+	if (obj) {
+		h = iouring_bpf_open(obj, &err);
+		CHECK(h && iouring_bpf_set_ring(h, fd, &p, &err) &&
+		      err.status == IOURING_BPF_USAGE &&
+		      strstr(err.msg, "no iou_cqe_size"),
+		      "%s (16-byte CQEs) refused for a CQE32 ring: %s", obj,
+		      err.msg);
+		iouring_bpf_close(h);
+	}
+	close(fd);
+}
+
+int main(int argc, char **argv)
 {
 	const char *bad_params[] = { "nosuch=1", NULL };
 	struct iouring_bpf_error err;
@@ -63,6 +113,8 @@ int main(void)
 		      iouring_bpf_op_id(h) == 200, "op id 200");
 		iouring_bpf_close(h);
 	}
+
+	big_entries(argc > 1 ? argv[1] : NULL);
 
 	have = iouring_bpf_kernel_has_type("uring_bpf_ops");
 	if (have == 0) {

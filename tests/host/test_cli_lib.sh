@@ -23,4 +23,7 @@ fi
 cc -std=gnu11 -Wall -Werror -I"$ROOT/loader/lib" -I"$LIBBPF_INCLUDE" \
 	-o "$TMP/cli_lib_app" "$ROOT/tests/host/cli_lib_app.c" "$LIB" \
 	"$LIBBPF_A" $LIBBPF_LDLIBS
-"$TMP/cli_lib_app"
+# an object with 16-byte CQEs, for the CQE32 refusal (make -C examples)
+obj=$ROOT/examples/mainline_nops.bpf.o
+[ -f "$obj" ] || obj=
+"$TMP/cli_lib_app" $obj

@@ -2,7 +2,8 @@
 # `make install` into a DESTDIR: the CLI runs and says its version, the
 # man page renders, and a program using only the installed header, library
 # and `pkg-config --cflags --libs iouring-bpf` builds and runs;
-# examples/attach_loop.c and attach_own.c build the same way.
+# examples/attach_loop.c, attach_own.c and attach_liburing.c (with the
+# installed iouring-bpf-liburing.h) build the same way.
 source "$(dirname "$0")/cli_lib.sh"
 D=$TMP/destdir
 out=$(make -C "$ROOT" install DESTDIR="$D" PREFIX=/usr 2>&1) ||
@@ -10,7 +11,7 @@ out=$(make -C "$ROOT" install DESTDIR="$D" PREFIX=/usr 2>&1) ||
 echo "$out" | grep -E "^  using|^installed" | sed 's/^ *//'
 
 for f in usr/bin/iouring-bpf usr/lib/libiouring-bpf.a usr/include/iouring-bpf.h \
-	 usr/lib/pkgconfig/iouring-bpf.pc usr/share/man/man1/iouring-bpf.1; do
+	 usr/include/iouring-bpf-liburing.h usr/lib/pkgconfig/iouring-bpf.pc usr/share/man/man1/iouring-bpf.1; do
 	checks=$((checks + 1))
 	[ -f "$D/$f" ] || { echo "FAIL: $f not installed"; fails=$((fails + 1)); }
 done
@@ -54,9 +55,9 @@ else
 fi
 # the examples' two applications build the same way (they run in the VM:
 # tests/examples/test_apps.sh)
-for app in attach_loop attach_own; do
+for app in attach_loop attach_own attach_liburing; do
 	checks=$((checks + 1))
-	extra=; [ $app = attach_own ] && extra=-luring
+	extra=; [ $app != attach_loop ] && extra=-luring
 	cc -Wall -Werror -o "$TMP/$app" "$ROOT/examples/$app.c" $flags $extra \
 		2>"$TMP/cc.err" && echo "examples/$app.c built with pkg-config" ||
 		{ echo "FAIL: examples/$app.c does not build:"; head -5 "$TMP/cc.err"; fails=$((fails + 1)); }
