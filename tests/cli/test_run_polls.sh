@@ -1,4 +1,5 @@
 #!/bin/bash
+# test-timeout: 600
 # `iouring-bpf run` of hybrid-poll and cq-stats, with their checks, with
 # the binding of the kernel's hook (test_run_loops has nop-chain and
 # batch-wait).
