@@ -96,10 +96,17 @@ static void emit_error(const char *cmd, int status, const char *msg,
 int report_error(const char *cmd, const struct iouring_bpf_error *err)
 {
 	int status = err->status ? err->status : EXIT_FAIL;
+	const char *hint = NULL;
+	int filters = cmd && (!strcmp(cmd, "filter") || !strcmp(cmd, "sandbox"));
 
-	emit_error(cmd, status, err->msg, err->detail,
-		   err->detail[0] && status == IOURING_BPF_REJECTED &&
-		   !cli_verbose ? "run with -v for libbpf's full log" : NULL);
+	if (err->detail[0] && status == IOURING_BPF_REJECTED && !cli_verbose)
+		hint = "run with -v for libbpf's full log";
+	/* the library's message names no source-tree command; we may */
+	else if (status == EXIT_NOFEATURE && cli_source_tree())
+		hint = filters ?
+		"from the source tree: kernel/vm-run --stock -- build/iouring-bpf ... (Debian's 7.2 kernel)" :
+		"from the source tree: make kernel; kernel/vm-run -- build/iouring-bpf ...";
+	emit_error(cmd, status, err->msg, err->detail, hint);
 	return status;
 }
 
@@ -286,15 +293,14 @@ void cli_json_prescan(int argc, char **argv)
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		const char *a = argv[i];
+		/* -j, -p or a cluster of flags taking no value: -vj, -jp */
+		int flags = a[0] == '-' && a[1] && a[1] != '-' &&
+			    !a[strspn(a + 1, "jpvh") + 1];
 
-		if (!strcmp(a, "--json") || !strncmp(a, "--json=", 7) ||
-		    !strcmp(a, "--pretty"))
+		if (!strcmp(a, "--json") || !strcmp(a, "--pretty") ||
+		    (flags && strpbrk(a, "jp")))
 			cli_json = 1;
-		else if (a[0] == '-' && a[1] && a[1] != '-' &&
-			 !a[strspn(a + 1, "jpvh") + 1] && strpbrk(a, "jp"))
-			cli_json = 1;
-		if (cli_json && (!strcmp(a, "--pretty") ||
-				 (a[1] != '-' && strchr(a, 'p'))))
+		if (!strcmp(a, "--pretty") || (flags && strchr(a, 'p')))
 			cli_pretty = 1;
 	}
 	json_pretty = cli_pretty;
