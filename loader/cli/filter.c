@@ -208,6 +208,8 @@ static int probe_filters(void)
 	}
 	if (!ki.available) {
 		printf("io_uring filters: NOT available: %s\n", ki.why);
+		if (cli_source_tree())
+			printf("from the source tree: kernel/vm-run --stock -- build/iouring-bpf filter probe\n");
 		return EXIT_NOFEATURE;
 	}
 	printf("io_uring filters: available (IORING_REGISTER_BPF_FILTER, %d opcodes)\n",
