@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "cli.h"
 #include "../bench/bench.h"
@@ -173,11 +174,32 @@ static int cmd_help(int argc, char **argv)
 	return run_command(i, 2, args);
 }
 
+static const char *current = NULL;	/* the command, for messages */
+
+/*
+ * At exit, however it comes (a return, --help, a usage error): output
+ * that could not be written (a full disk, a closed pipe reader) is a
+ * failure, not a success
+ */
+static void check_stdout(void)
+{
+	int e;
+
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return;
+	e = errno ? errno : EIO;
+	fprintf(stderr, "iouring-bpf%s%s: cannot write the output: %s\n",
+		current ? " " : "", current ? current : "", strerror(e));
+	_exit(EXIT_FAIL);
+}
+
 int main(int argc, char **argv)
 {
 	int cmd = 0;	/* argv index of the command */
-	int i, ret;
+	int i;
 
+	atexit(check_stdout);
 	cli_json_prescan(argc, argv);
 	cli_parse(&argp, argc, argv, ARGP_IN_ORDER, &cmd);
 	iouring_bpf_set_verbose(cli_verbose);
@@ -186,13 +208,6 @@ int main(int argc, char **argv)
 	if (i < 0)
 		return cli_fail(EXIT_USAGE, NULL, "unknown command '%s' (try iouring-bpf help)",
 				cli_arg(argv[cmd]));
-	ret = run_command(i, argc - cmd, argv + cmd);
-	/* what could not be written is a failure, not a success */
-	if (fflush(stdout) || ferror(stdout)) {
-		cli_json = 0;	/* stdout is what failed */
-		ret = cli_fail(ret ? ret : EXIT_FAIL, commands[i].name,
-			       "cannot write the output: %s",
-			       strerror(errno ? errno : EIO));
-	}
-	return ret;
+	current = commands[i].name;
+	return run_command(i, argc - cmd, argv + cmd);
 }
