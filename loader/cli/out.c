@@ -220,14 +220,14 @@ static void bad_word(struct argp_state *state)
 #define OPT_USAGE	0x1000
 
 static const struct argp_option common_options[] = {
-	{ "json", 'j', NULL, 0, "Print JSON: the results, and errors as {\"error\": ...} (docs/json.md)", 0 },
-	{ "pretty", 'p', NULL, 0, "Print JSON indented (implies --json)", 0 },
-	{ "verbose", 'v', NULL, 0, "Print libbpf's log (and the verifier's)", 0 },
+	{ "json", 'j', NULL, 0, "Print JSON: the results, and errors as {\"error\": ...} (docs/json.md)", 1 },
+	{ "pretty", 'p', NULL, 0, "Print JSON indented (implies --json)", 1 },
+	{ "verbose", 'v', NULL, 0, "Print libbpf's log (and the verifier's)", 1 },
 	/* ours, not argp's (ARGP_NO_HELP): under ARGP_NO_ERRS its print nothing */
-	{ "help", 'h', NULL, 0, "Give this help list (also -?)", 0 },
-	{ NULL, '?', NULL, OPTION_HIDDEN, NULL, 0 },
-	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", 0 },
-	{ "version", 'V', NULL, 0, "Print the version (as the version command)", 0 },
+	{ "help", 'h', NULL, 0, "Give this help list (also -?)", 2 },
+	{ "usage", OPT_USAGE, NULL, 0, "Give a short usage message", 2 },
+	{ "version", 'V', NULL, 0, "Print the version (as the version command)", 2 },
+	{ NULL, '?', NULL, OPTION_HIDDEN, NULL, 2 },
 	{ 0 },
 };
 
