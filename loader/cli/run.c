@@ -193,7 +193,9 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	/* after --set: --count and --depth win over a --set of the same */
 	if (w->args && w->args(rc)) {
-		ret = EXIT_USAGE;
+		/* the workload said why on stderr; JSON needs a document */
+		ret = cli_json ? cli_fail(EXIT_USAGE, "run", "%s refuses these parameters (see the line above)",
+					  a.prog) : EXIT_USAGE;
 		goto out;
 	}
 	/* the plain "kernel lacks it" message before anything else */
