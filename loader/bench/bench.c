@@ -545,6 +545,8 @@ int cmd_bench(int argc, char **argv)
 		return cli_fail(EXIT_USAGE, "bench", "--prog and --set are for the nops and op-overhead scenarios");
 	if (a.nalt_sets && !a.alt_prog)
 		return cli_fail(EXIT_USAGE, "bench", "--set is for the program given with --prog");
+	if (a.alt_prog && cli_check_prog("bench", a.alt_prog))
+		return EXIT_USAGE;
 
 	for (idx = first; idx <= last; idx++)
 		needs |= scenarios[idx].needs;

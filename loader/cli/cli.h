@@ -45,8 +45,10 @@ void cli_json_prescan(int argc, char **argv);
 /* argp for a subcommand with only the common options: returns cli_json */
 int cli_parse_json_only(int argc, char **argv, const char *cmd,
 			const char *doc);
-/* print err (msg + detail) to stderr as "iouring-bpf CMD: ..." (and in
- * JSON mode {"error": ...} on stdout); return its status as exit code */
+/*
+ * print err (msg + detail) to stderr as "iouring-bpf CMD: ..." (and in
+ * JSON mode {"error": ...} on stdout); return its status as exit code
+ */
 int report_error(const char *cmd, const struct iouring_bpf_error *err);
 /* the same for "iouring-bpf CMD: <message>"; returns status */
 int cli_fail(int status, const char *cmd, const char *fmt, ...)
@@ -75,8 +77,10 @@ int cli_check_prog(const char *cmd, const char *prog);
  */
 error_t cli_one_arg(struct argp_state *state, int key, char *arg,
 		    const char **slot, const char *extra, const char *missing);
-/* an integer from a command-line argument; -1 and a message (exit code
- * 2 in JSON) if bad */
+/*
+ * an integer from a command-line argument; -1 and a message (exit code
+ * 2 in JSON) if bad
+ */
 int parse_ll(const char *cmd, const char *what, const char *s,
 	     long long min, long long max, long long *out);
 

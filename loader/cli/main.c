@@ -70,6 +70,7 @@ static const struct {
 	{ "help", cmd_help },
 	{ "version", cmd_version },
 };
+
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
 
 static const char doc[] =
@@ -174,7 +175,7 @@ static int cmd_help(int argc, char **argv)
 	return run_command(i, 2, args);
 }
 
-static const char *current = NULL;	/* the command, for messages */
+static const char *current;	/* the command, for messages */
 
 /*
  * At exit, however it comes (a return, --help, a usage error): output

@@ -145,8 +145,10 @@ void cli_usage(const struct argp_state *state, const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-/* an option of argp or its children: by long name (a prefix of it, as
- * getopt takes them: *n counts the matches) or by key */
+/*
+ * an option of argp or its children: by long name (a prefix of it, as
+ * getopt takes them: *n counts the matches) or by key
+ */
 static const struct argp_option *find_opt(const struct argp *argp,
 					  const char *name, size_t len,
 					  int key, int *n)
@@ -235,9 +237,8 @@ static error_t common_parse(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case 'p':
-		cli_pretty = 1;
-		/* fall through */
 	case 'j':
+		cli_pretty |= key == 'p';
 		cli_json = 1;
 		json_pretty = cli_pretty;
 		break;

@@ -45,7 +45,7 @@ static int remove_pin(const char *name, struct unloaded *u)
 			 EXIT_FAIL;
 		if (u->nfailed < 8)
 			snprintf(u->failed[u->nfailed++], sizeof(u->failed[0]),
-				 "%s\t" "cannot remove %s: %s", name, path,
+				 "%s\tcannot remove %s: %s", name, path,
 				 strerror(errno));
 		if (!cli_json)
 			return cli_fail(status, "unload", "cannot remove %s: %s",

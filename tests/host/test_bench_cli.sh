@@ -19,6 +19,8 @@ expect_exit 2 "--set is for the program given with --prog" -- bench nops --set n
 expect_exit 2 "unrecognized option" -- bench nops --bogus
 expect_exit 2 "--runs must be an integer in 1..50" -- bench nops -R 0
 expect_exit 2 "option '-o' needs a value" -- bench nops -o
+expect_exit 2 "/tmp is a directory, not a BPF object" -- bench nops --prog /tmp
+expect_exit 2 "unknown program .nosuch." -- bench nops --prog nosuch
 expect_exit 2 "--prog and --set are for the nops and op-overhead" -- bench -j memcpy --prog nop
 expect_exit 0 "op-overhead  " -- bench --help
 expect_exit 0 "bench SCENARIO" -- --help
