@@ -29,7 +29,7 @@ int cmd_run(int argc, char **argv);
 int cmd_filter(int argc, char **argv);
 int cmd_sandbox(int argc, char **argv);
 
-/* out.c */
+/* usage.c: the common options, usage errors */
 /* -j/--json, -p/--pretty (set by the common options or the prescan) */
 extern int cli_json, cli_pretty;
 /*
@@ -45,6 +45,25 @@ void cli_json_prescan(int argc, char **argv);
 /* argp for a subcommand with only the common options: returns cli_json */
 int cli_parse_json_only(int argc, char **argv, const char *cmd,
 			const char *doc);
+/* a usage error found while parsing: the message, a hint, exit 2 */
+void cli_usage(const struct argp_state *state, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+/*
+ * ARGP_KEY_ARG/_END of a command taking one argument: a usage error
+ * (extra) for a second one, (missing) if none; ARGP_ERR_UNKNOWN else
+ */
+error_t cli_one_arg(struct argp_state *state, int key, char *arg,
+		    const char **slot, const char *extra, const char *missing);
+
+/* out.c: errors, file arguments, numbers, --set, --id, --ring */
+/* a message is cut there: one quoting a long text stays one line */
+#define CLI_MSG_SHOWN	1000
+/*
+ * msg (and detail, hint) to stderr as "iouring-bpf CMD: ...", and in JSON
+ * mode the run's first error as {"error": ...} on stdout
+ */
+void cli_error(const char *cmd, int status, const char *msg,
+	       const char *detail, const char *hint);
 /*
  * print err (msg + detail) to stderr as "iouring-bpf CMD: ..." (and in
  * JSON mode {"error": ...} on stdout); return its status as exit code
@@ -53,9 +72,6 @@ int report_error(const char *cmd, const struct iouring_bpf_error *err);
 /* the same for "iouring-bpf CMD: <message>"; returns status */
 int cli_fail(int status, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* a usage error found while parsing: the message, a hint, exit 2 */
-void cli_usage(const struct argp_state *state, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
 /* s, or its first characters and its length if it is long (messages) */
 const char *cli_arg(const char *s);
 /*
