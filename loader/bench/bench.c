@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench.c - `iouring-bpf bench SCENARIO [--runs R] [--count N] [--json FILE]`
+ * bench.c - `iouring-bpf bench SCENARIO [--runs R] [--count N] [--output FILE]`
  *
  * Runs the scenarios (nops.c, ...) on the running kernel, prints a table per
- * scenario on stdout (median, min and max over the runs) and, with --json,
- * every value of every run with what produced it: kernel, CPUs, clock
+ * scenario on stdout (median, min and max over the runs) and, with --json
+ * (the document on stdout, the tables on stderr) or --output FILE, every value of every run with what produced it: kernel, CPUs, clock
  * source, the timing mode and the QEMU settings (given by `make bench` in
  * IOURING_BPF_BENCH_TIMING and IOURING_BPF_BENCH_QEMU).
  *
@@ -50,7 +50,7 @@ struct bench_args {
 	const char	*scenario;
 	long long	runs, count;
 	int		have_count;
-	const char	*json;
+	const char	*output;
 	int		trace_marks;
 	const char	*alt_prog;
 	const char	*alt_sets[9];
@@ -59,12 +59,15 @@ struct bench_args {
 
 static int trace_marks_fd = -1, tracing_on_fd = -1;
 
+/* --prog has no short option: -p is --pretty */
+#define OPT_PROG	0x100
+
 static const struct argp_option options[] = {
-	{ "runs", 'r', "R", 0, "Runs of every mode, interleaved (default 5)", 0 },
+	{ "runs", 'R', "R", 0, "Runs of every mode, interleaved (default 5)", 0 },
 	{ "count", 'c', "N", 0, "Work per mode and run (see the scenarios below)", 0 },
-	{ "json", 'j', "FILE", 0, "Write every run's figures as JSON to FILE (- = stdout)", 0 },
-	{ "trace-marks", 't', NULL, 0, "Trace only the timed regions: turn ftrace on (tracing_on) and mark the start and end of each (trace_marker)", 0 },
-	{ "prog", 'p', "PROG|FILE.bpf.o", 0, "Measure another program: nops mode c instead of nop-chain (same globals: nr, depth, completed, steps), op-overhead's op instead of nop (experiments, see bench/experiments)", 0 },
+	{ "output", 'o', "FILE", 0, "Write every run's figures as JSON to FILE (- = stdout, as --json); `--json FILE` still means this", 0 },
+	{ "trace-marks", 'T', NULL, 0, "Trace only the timed regions: turn ftrace on (tracing_on) and mark the start and end of each (trace_marker)", 0 },
+	{ "prog", OPT_PROG, "PROG|FILE.bpf.o", 0, "Measure another program: nops mode c instead of nop-chain (same globals: nr, depth, completed, steps), op-overhead's op instead of nop (experiments, see bench/experiments)", 0 },
 	{ "set", 's', "KEY=VALUE", 0, "A parameter of --prog (repeatable)", 0 },
 	{ 0 },
 };
@@ -74,7 +77,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	struct bench_args *a = state->input;
 
 	switch (key) {
-	case 'r':
+	case 'R':
 		if (parse_ll("bench", "--runs", arg, 1, BENCH_MAX_RUNS, &a->runs))
 			exit(EXIT_USAGE);
 		break;
@@ -83,18 +86,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			exit(EXIT_USAGE);
 		a->have_count = 1;
 		break;
-	case 'j':
-		a->json = arg;
+	case 'o':
+		a->output = arg;
 		break;
-	case 't':
+	case 'T':
 		a->trace_marks = 1;
 		break;
-	case 'p':
+	case OPT_PROG:
 		a->alt_prog = arg;
 		break;
 	case 's':
 		if (a->nalt_sets == 8)
-			argp_error(state, "at most 8 --set");
+			cli_usage(state, "at most 8 --set");
 		a->alt_sets[a->nalt_sets++] = arg;
 		break;
 	case ARGP_KEY_ARG:
@@ -131,6 +134,10 @@ static const char bench_doc[] =
 "--prog FILE.bpf.o [--set K=V]... measures another program in place of\n"
 "nop-chain (nops) or nop (op-overhead): see bench/experiments/.\n"
 "\n"
+"--json (-j): the JSON document on stdout, the tables on stderr; --output\n"
+"FILE (-o): the document to FILE. `--json FILE`, the older spelling,\n"
+"still writes to FILE.\n"
+"\n"
 "Every mode runs R times, interleaved with the other modes of the scenario;\n"
 "the table shows median, min and max over the runs, ratios are computed\n"
 "within a run. Absolute figures are never comparable across machines or\n"
@@ -141,8 +148,42 @@ static const char bench_doc[] =
 "feature (boot the project's kernel: `make bench` does), 4 not privileged.";
 
 static const struct argp argp = {
-	options, parse_opt, "SCENARIO", bench_doc, NULL, NULL, NULL,
+	options, parse_opt, "SCENARIO", bench_doc, cli_common, NULL, NULL,
 };
+
+static int is_scenario(const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < NSCN; i++)
+		if (!strcmp(w, scenarios[i].name))
+			return 1;
+	return !strcmp(w, "all");
+}
+
+/*
+ * `--json FILE`, the old spelling of --output FILE, into args (a copy of
+ * argv): --json followed by a word that is not an option and not the
+ * scenario (or the scenario is also given elsewhere) names the file.
+ */
+static void old_json_file(int argc, char **argv, char **args)
+{
+	int i, scn = 0;
+
+	for (i = 0; i < argc; i++) {
+		args[i] = argv[i];
+		scn += i && argv[i][0] != '-' && is_scenario(argv[i]);
+	}
+	args[argc] = NULL;
+	for (i = 1; i + 1 < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (strcmp(argv[i], "--json") || argv[i + 1][0] == '-' ||
+		    (is_scenario(argv[i + 1]) && scn < 2))
+			continue;
+		args[i++] = "--output";
+	}
+}
 
 void bench_mark(const struct bench_scn *s, const char *fmt, ...)
 {
@@ -459,9 +500,12 @@ static int check_features(int needs)
 		ret = iouring_bpf_kernel_has_type(f[i].type);
 		if (ret > 0)
 			continue;
-		return cli_fail(EXIT_NOFEATURE, "bench", "kernel %s lacks %s%s; benchmarks run on the project's kernel: `make bench` boots it (or kernel/vm-run -- build/iouring-bpf bench ...)",
+		return cli_fail(EXIT_NOFEATURE, "bench", "kernel %s lacks %s%s; benchmarks run on the project's kernel%s",
 				u.release, f[i].what,
-				ret < 0 ? " (no readable kernel BTF)" : "");
+				ret < 0 ? " (no readable kernel BTF)" : "",
+				cli_source_tree() ?
+				": `make bench` boots it (or kernel/vm-run -- build/iouring-bpf bench ...)" :
+				" (`iouring-bpf probe` lists what is missing)");
 	}
 	return 0;
 }
@@ -473,8 +517,15 @@ int cmd_bench(int argc, char **argv)
 	FILE *jf = NULL, *tf;
 	struct json j;
 	int first, last, idx, ret = 0, failed = 0, needs = 0;
+	char **args = calloc(argc + 1, sizeof(*args));
 
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	if (!args)
+		return cli_fail(EXIT_FAIL, "bench", "out of memory");
+	old_json_file(argc, argv, args);
+	cli_parse(&argp, argc, args, 0, &a);
+	free(args);
+	if (cli_json && !a.output)
+		a.output = "-";
 	if (!strcmp(a.scenario, "all")) {
 		if (a.have_count)
 			return cli_fail(EXIT_USAGE, "bench", "--count is per scenario; name one (nops, op-overhead, memcpy, wait, load)");
@@ -486,7 +537,7 @@ int cmd_bench(int argc, char **argv)
 				break;
 		if (idx == (int)NSCN)
 			return cli_fail(EXIT_USAGE, "bench", "no scenario '%s': nops, op-overhead, memcpy, wait, load or all (see --help)",
-					a.scenario);
+					cli_arg(a.scenario));
 		first = last = idx;
 	}
 	if ((a.alt_prog || a.nalt_sets) && strcmp(a.scenario, "nops") &&
@@ -494,6 +545,8 @@ int cmd_bench(int argc, char **argv)
 		return cli_fail(EXIT_USAGE, "bench", "--prog and --set are for the nops and op-overhead scenarios");
 	if (a.nalt_sets && !a.alt_prog)
 		return cli_fail(EXIT_USAGE, "bench", "--set is for the program given with --prog");
+	if (a.alt_prog && cli_check_prog("bench", a.alt_prog))
+		return EXIT_USAGE;
 
 	for (idx = first; idx <= last; idx++)
 		needs |= scenarios[idx].needs;
@@ -501,12 +554,12 @@ int cmd_bench(int argc, char **argv)
 	if (ret)
 		return ret;
 
-	if (a.json) {
-		jf = strcmp(a.json, "-") ? fopen(a.json, "w") : stdout;
+	if (a.output) {
+		jf = strcmp(a.output, "-") ? fopen(a.output, "w") : stdout;
 		if (!jf)
 			return cli_fail(EXIT_FAIL, "bench",
-					"cannot write %s: %s", a.json,
-					strerror(errno));
+					"cannot write %s: %s",
+					cli_arg(a.output), strerror(errno));
 	}
 	if (a.trace_marks) {
 		trace_marks_fd = open(TRACE_MARKER, O_WRONLY | O_CLOEXEC);
@@ -519,7 +572,7 @@ int cmd_bench(int argc, char **argv)
 	}
 
 	get_env(&env);
-	/* --json -: the JSON alone on stdout, the tables on stderr */
+	/* --json, -o -: the JSON alone on stdout, the tables on stderr */
 	tf = jf == stdout ? stderr : stdout;
 	print_env(&env, tf, a.runs);
 	fflush(tf);
@@ -564,7 +617,8 @@ int cmd_bench(int argc, char **argv)
 		fputc('\n', jf);
 		if (jf != stdout && fclose(jf))
 			ret = cli_fail(ret ? ret : EXIT_FAIL, "bench",
-				       "writing %s: %s", a.json, strerror(errno));
+				       "writing %s: %s", cli_arg(a.output),
+				       strerror(errno));
 	}
 	if (trace_marks_fd >= 0)
 		close(trace_marks_fd);

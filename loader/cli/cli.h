@@ -29,23 +29,74 @@ int cmd_run(int argc, char **argv);
 int cmd_filter(int argc, char **argv);
 int cmd_sandbox(int argc, char **argv);
 
-/* out.c */
-/* argp for a subcommand whose only option is --json: returns it */
+/* usage.c: the common options, usage errors */
+/* -j/--json, -p/--pretty (set by the common options or the prescan) */
+extern int cli_json, cli_pretty;
+/*
+ * the common options (-j, -p, -v, -h) as an argp child: every command's
+ * argp lists cli_common as its children
+ */
+extern const struct argp_child cli_common[];
+/* argp_parse with our messages for what argp cannot take (exit 2) */
+void cli_parse(const struct argp *argp, int argc, char **argv,
+	       unsigned int flags, void *input);
+/* JSON mode from the start, before any message: a -j/-p anywhere */
+void cli_json_prescan(int argc, char **argv);
+/* argp for a subcommand with only the common options: returns cli_json */
 int cli_parse_json_only(int argc, char **argv, const char *cmd,
 			const char *doc);
-/* print err (msg + detail) to stderr as "iouring-bpf CMD: ..." and
- * return its status as the exit code */
-int report_error(const char *cmd, const struct iouring_bpf_error *err);
-/* print "iouring-bpf CMD: <message>" to stderr; returns status */
-int cli_fail(int status, const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* a usage error found while parsing: the message, a hint, exit 2 */
+void cli_usage(const struct argp_state *state, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
 /*
- * ARGP_KEY_ARG/_END of a command taking one argument: argp_error(extra)
- * for a second one, argp_error(missing) if none; ARGP_ERR_UNKNOWN else
+ * ARGP_KEY_ARG/_END of a command taking one argument: a usage error
+ * (extra) for a second one, (missing) if none; ARGP_ERR_UNKNOWN else
  */
 error_t cli_one_arg(struct argp_state *state, int key, char *arg,
 		    const char **slot, const char *extra, const char *missing);
-/* an integer from a command-line argument; -1 and a message if bad */
+
+/* out.c: errors, file arguments, numbers, --set, --id, --ring */
+/* a message is cut there: one quoting a long text stays one line */
+#define CLI_MSG_SHOWN	1000
+/*
+ * msg (and detail, hint) to stderr as "iouring-bpf CMD: ...", and in JSON
+ * mode the run's first error as {"error": ...} on stdout
+ */
+void cli_error(const char *cmd, int status, const char *msg,
+	       const char *detail, const char *hint);
+/*
+ * print err (msg + detail) to stderr as "iouring-bpf CMD: ..." (and in
+ * JSON mode {"error": ...} on stdout); return its status as exit code
+ */
+int report_error(const char *cmd, const struct iouring_bpf_error *err);
+/* the same for "iouring-bpf CMD: <message>"; returns status */
+int cli_fail(int status, const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* s, or its first characters and its length if it is long (messages) */
+const char *cli_arg(const char *s);
+/*
+ * path, if it exists, must be a regular file (a FIFO or a device would
+ * block or mean nothing): 0, or EXIT_USAGE and a message
+ */
+int cli_check_file(const char *cmd, const char *path, const char *what);
+/*
+ * the source tree this binary was built in, when it runs from there
+ * (ROOT/build/iouring-bpf beside ROOT/kernel/vm-run), else NULL: hints
+ * name `make kernel` and kernel/vm-run only there
+ */
+const char *cli_source_tree(void);
+/* a built-in program's name, or a regular file: 0; else EXIT_USAGE */
+int cli_check_prog(const char *cmd, const char *prog);
+/*
+ * ARGP_KEY_ARG/_END of a command taking one argument: a usage error
+ * (extra) for a second one, (missing) if none; ARGP_ERR_UNKNOWN else
+ */
+error_t cli_one_arg(struct argp_state *state, int key, char *arg,
+		    const char **slot, const char *extra, const char *missing);
+/*
+ * an integer from a command-line argument; -1 and a message (exit code
+ * 2 in JSON) if bad
+ */
 int parse_ll(const char *cmd, const char *what, const char *s,
 	     long long min, long long max, long long *out);
 

@@ -3,6 +3,15 @@
 #include <math.h>
 #include "json.h"
 
+int json_pretty;
+
+static void indent(struct json *j, int depth)
+{
+	fputc('\n', j->f);
+	while (depth-- > 0)
+		fputs("  ", j->f);
+}
+
 static void quote(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -41,10 +50,14 @@ static void member(struct json *j, const char *key)
 {
 	if (!j->first[j->depth])
 		fputc(',', j->f);
-	if (j->brk)
+	if (json_pretty) {
+		if (j->depth)
+			indent(j, j->depth);
+	} else if (j->brk) {
 		fputs(j->brk, j->f);
-	else if (!j->first[j->depth])
+	} else if (!j->first[j->depth]) {
 		fputc(' ', j->f);
+	}
 	j->first[j->depth] = 0;
 	j->brk = NULL;
 	if (key) {
@@ -75,8 +88,12 @@ void json_arr(struct json *j, const char *key)
 
 void json_end(struct json *j, const char *ws)
 {
-	if (ws)
+	if (json_pretty) {
+		if (!j->first[j->depth])
+			indent(j, j->depth - 1);
+	} else if (ws) {
 		fputs(ws, j->f);
+	}
 	fputc(j->close[j->depth], j->f);
 	if (j->depth)
 		j->depth--;

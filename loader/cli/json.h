@@ -20,6 +20,12 @@ struct json {
 	const char	*brk;			/* before the next member, once */
 };
 
+/*
+ * -p/--pretty: every member on its own line, indented by two spaces per
+ * level (json_break() is then ignored)
+ */
+extern int json_pretty;
+
 void json_start(struct json *j, FILE *f);
 /* the next member starts after ws ("\n  ") instead of a space */
 void json_break(struct json *j, const char *ws);

@@ -43,7 +43,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case 'n':
 		if (!*arg || strchr(arg, '/') || strchr(arg, '.'))
-			argp_error(state, "--name must be a plain name without '/' or '.'");
+			cli_usage(state, "--name must be a plain name without '/' or '.'");
 		a->name = arg;
 		break;
 	case ARGP_KEY_ARG:
@@ -72,8 +72,10 @@ static const struct argp argp = {
 	"(sq_entries, cq_entries, cq_head_offset, cq_tail_offset, cqes_offset, "
 	"... and iou_*). --set reaches every global (.rodata, .data, .bss; "
 	"NAME[I]=V for arrays, strings for char arrays); resources (@PATH, "
-	"@buf:N) only with `run`, since they would belong to this process.",
-	NULL, NULL, NULL,
+	"@buf:N) only with `run`, since they would belong to this process. "
+	"With --json: what was loaded and where, as one object "
+	"(docs/json/load.schema.json).",
+	cli_common, NULL, NULL,
 };
 
 /* a copy of fd `fd` of process `pid` in this process, or -errno */
@@ -133,6 +135,42 @@ static void print_loop_loaded(struct iouring_bpf *h, const struct load_args *a,
 	       "an SQ array");
 }
 
+/* --json: one object (docs/json/load.schema.json) */
+static void json_loaded(struct iouring_bpf *h, const struct load_args *a,
+			const char *pin, const char *path, int loop)
+{
+	const struct io_uring_params *p;
+	char unload[300];
+	struct json j;
+
+	json_start(&j, stdout);
+	json_obj(&j, NULL);
+	json_str(&j, "loaded", iouring_bpf_name(h));
+	json_str(&j, "kind", iouring_bpf_kind_name(iouring_bpf_kind(h)));
+	json_str(&j, "struct_ops", iouring_bpf_ops_type(h));
+	json_str(&j, "name", pin);
+	json_str(&j, "pinned_at", path);
+	if (!loop) {
+		json_int(&j, "op_id", iouring_bpf_op_id(h));
+	} else {
+		p = iouring_bpf_ring_params(h);
+		json_str(&j, "binding",
+			 iouring_bpf_loop_api_key(iouring_bpf_loop_binding(h)));
+		json_obj(&j, "ring");
+		json_int(&j, "pid", a->ring_pid);
+		json_int(&j, "fd", a->ring_fd);
+		json_int(&j, "sq_entries", p->sq_entries);
+		json_int(&j, "cq_entries", p->cq_entries);
+		json_int(&j, "flags", p->flags);
+		json_bool(&j, "sq_array", !(p->flags & IORING_SETUP_NO_SQARRAY));
+		json_end(&j, NULL);
+	}
+	snprintf(unload, sizeof(unload), "iouring-bpf unload %s", pin);
+	json_str(&j, "unload", unload);
+	json_end(&j, NULL);
+	putchar('\n');
+}
+
 int cmd_load(int argc, char **argv)
 {
 	struct load_args a = { 0 };
@@ -141,7 +179,9 @@ int cmd_load(int argc, char **argv)
 	char pin[256], path[512];
 	int ring = -1, ret = EXIT_OK, loop, i;
 
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	cli_parse(&argp, argc, argv, 0, &a);
+	if (cli_check_prog("load", a.prog))
+		return EXIT_USAGE;
 	h = iouring_bpf_open(a.prog, &err);
 	if (!h)
 		return report_error("load", &err);
@@ -151,22 +191,22 @@ int cmd_load(int argc, char **argv)
 			       iouring_bpf_name(h));
 		goto out;
 	}
-	if (loop && !a.ring_pid) {
-		ret = cli_fail(EXIT_USAGE, "load", "%s is a loop program: it attaches to one ring; say which with --ring PID:FD (or try it with `iouring-bpf run %s`)",
-			       iouring_bpf_name(h), iouring_bpf_name(h));
-		goto out;
-	}
 	if (loop && a.pa.have_id) {
 		ret = cli_fail(EXIT_USAGE, "load", "%s is a loop program: --id is for IORING_OP_BPF ops",
 			       iouring_bpf_name(h));
+		goto out;
+	}
+	if (loop && !a.ring_pid) {
+		ret = cli_fail(EXIT_USAGE, "load", "%s is a loop program: it attaches to one ring; say which with --ring PID:FD (or try it with `iouring-bpf run %s`)",
+			       iouring_bpf_name(h), iouring_bpf_name(h));
 		goto out;
 	}
 	for (i = 0; i < a.pa.nsets; i++) {
 		const char *eq = strchr(a.pa.sets[i], '=');
 
 		if (eq && eq[1] == '@') {
-			ret = cli_fail(EXIT_USAGE, "load", "--set %.100s: resources (@PATH, @>PATH, @buf:N) are made in this process and end with it; a loaded program runs in %s, where they mean nothing: give that process's own fd or address as a number, or try the program with `iouring-bpf run FILE`",
-				       a.pa.sets[i], loop ?
+			ret = cli_fail(EXIT_USAGE, "load", "--set %s: resources (@PATH, @>PATH, @buf:N) are made in this process and end with it; a loaded program runs in %s, where they mean nothing: give that process's own fd or address as a number, or try the program with `iouring-bpf run FILE`",
+				       cli_arg(a.pa.sets[i]), loop ?
 				       "the io_uring_enter() of process PID" :
 				       "the requests of other processes");
 			goto out;
@@ -201,6 +241,10 @@ int cmd_load(int argc, char **argv)
 	    iouring_bpf_pin(h, path, &err))
 		goto fail;
 
+	if (cli_json) {
+		json_loaded(h, &a, pin, path, loop);
+		goto out;
+	}
 	if (!loop)
 		printf("loaded %s: IORING_OP_BPF op id %d for every IORING_SETUP_BPF ring; pinned at %s\n",
 		       iouring_bpf_name(h), iouring_bpf_op_id(h), path);

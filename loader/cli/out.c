@@ -1,42 +1,182 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * out.c - what the subcommands share: errors, numbers, the --json-only
- * parser; and what `load` and `run` both do to a program before loading
- * it: take --set KEY=VALUE and --id N and apply them to the opened object,
- * and the --ring PID:FD parser. Each command keeps its own argp grammar
- * and help texts and decides where in its sequence these steps come.
+ * out.c - what the subcommands share: errors (one line on stderr, and in
+ * JSON mode one {"error": ...} document on stdout), the checks of a file
+ * argument, numbers; and what `load` and `run` both do to a program
+ * before loading it: take --set KEY=VALUE and --id N and apply them to the
+ * opened object, and the --ring PID:FD parser. The options every command
+ * shares and argp's usage errors are usage.c's.
  */
 #include <argp.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "cli.h"
+
+static int error_written;	/* one {"error": ...} document per process */
+
+/* longer arguments are cut in messages: a 100 KB argument is one line */
+#define ARG_SHOWN	48
+
+const char *cli_arg(const char *s)
+{
+	static char buf[4][ARG_SHOWN + 32];
+	static unsigned int next;
+	size_t len = strlen(s), keep = ARG_SHOWN;
+	char *b;
+
+	if (len <= ARG_SHOWN + 16)
+		return s;
+	while (keep && ((unsigned char)s[keep] & 0xc0) == 0x80)
+		keep--;		/* not in the middle of a UTF-8 character */
+	b = buf[next++ % 4];
+	snprintf(b, sizeof(buf[0]), "%.*s...(%zu bytes)", (int)keep, s, len);
+	return b;
+}
+
+static const char *status_name(int status)
+{
+	switch (status) {
+	case EXIT_USAGE:	return "usage";
+	case EXIT_NOFEATURE:	return "no-feature";
+	case EXIT_PERM:		return "permission";
+	case IOURING_BPF_REJECTED: return "rejected";
+	default:		return "failure";
+	}
+}
+
+void cli_error(const char *cmd, int status, const char *msg,
+	       const char *detail, const char *hint)
+{
+	size_t len = strlen(msg);
+	char cut[CLI_MSG_SHOWN + 4];
+	struct json j;
+
+	fprintf(stderr, "iouring-bpf%s%s: %.*s%s\n", cmd ? " " : "",
+		cmd ? cmd : "", CLI_MSG_SHOWN, msg, len > CLI_MSG_SHOWN ? "..." : "");
+	if (detail && *detail) {
+		fputs(detail, stderr);
+		if (detail[strlen(detail) - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	if (hint)
+		fprintf(stderr, "iouring-bpf%s%s: %s\n", cmd ? " " : "",
+			cmd ? cmd : "", hint);
+	if (!cli_json || error_written)
+		return;
+	error_written = 1;
+	if (len > CLI_MSG_SHOWN) {
+		snprintf(cut, sizeof(cut), "%.*s...", CLI_MSG_SHOWN, msg);
+		msg = cut;
+	}
+	json_start(&j, stdout);
+	json_obj(&j, NULL);
+	json_obj(&j, "error");
+	json_str(&j, "command", cmd);
+	json_str(&j, "message", msg);
+	json_int(&j, "exit_code", status);
+	json_str(&j, "status", status_name(status));
+	json_str(&j, "detail", detail && *detail ? detail : NULL);
+	json_str(&j, "hint", hint);
+	json_end(&j, NULL);
+	json_end(&j, NULL);
+	putchar('\n');
+	fflush(stdout);
+}
 
 int report_error(const char *cmd, const struct iouring_bpf_error *err)
 {
-	fprintf(stderr, "iouring-bpf %s: %s\n", cmd, err->msg);
-	if (err->detail[0]) {
-		fputs(err->detail, stderr);
-		if (err->detail[strlen(err->detail) - 1] != '\n')
-			fputc('\n', stderr);
-		if (err->status == IOURING_BPF_REJECTED && !cli_verbose)
-			fprintf(stderr, "iouring-bpf %s: run with -v for libbpf's full log\n",
-				cmd);
-	}
-	return err->status ? err->status : EXIT_FAIL;
+	int status = err->status ? err->status : EXIT_FAIL;
+	const char *hint = NULL;
+	int filters = cmd && (!strcmp(cmd, "filter") || !strcmp(cmd, "sandbox"));
+
+	if (err->detail[0] && status == IOURING_BPF_REJECTED && !cli_verbose)
+		hint = "run with -v for libbpf's full log";
+	/* the library's message names no source-tree command; we may */
+	else if (status == EXIT_NOFEATURE && cli_source_tree())
+		hint = filters ?
+		"from the source tree: kernel/vm-run --stock -- build/iouring-bpf ... (Debian's 7.2 kernel)" :
+		"from the source tree: make kernel; kernel/vm-run -- build/iouring-bpf ...";
+	cli_error(cmd, status, err->msg, err->detail, hint);
+	return status;
 }
 
 int cli_fail(int status, const char *cmd, const char *fmt, ...)
 {
+	char msg[CLI_MSG_SHOWN + 200];
 	va_list ap;
 
-	fprintf(stderr, "iouring-bpf %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	cli_error(cmd, status, msg, NULL, NULL);
 	return status;
+}
+
+const char *cli_source_tree(void)
+{
+	static char root[PATH_MAX];
+	static int done;
+	char probe[PATH_MAX + 32], *slash;
+	ssize_t n;
+	int i;
+
+	if (done)
+		return root[0] ? root : NULL;
+	done = 1;
+	n = readlink("/proc/self/exe", root, sizeof(root) - 1);
+	if (n <= 0)
+		goto installed;
+	root[n] = '\0';
+	for (i = 0; i < 2; i++) {	/* ROOT/build/iouring-bpf -> ROOT */
+		slash = strrchr(root, '/');
+		if (!slash)
+			goto installed;
+		*slash = '\0';
+	}
+	snprintf(probe, sizeof(probe), "%s/kernel/vm-run", root);
+	if (access(probe, X_OK))
+		goto installed;
+	snprintf(probe, sizeof(probe), "%s/loader/cli/main.c", root);
+	if (!access(probe, F_OK))
+		return root;
+installed:
+	root[0] = '\0';
+	return NULL;
+}
+
+int cli_check_file(const char *cmd, const char *path, const char *what)
+{
+	struct stat st;
+	const char *kind;
+
+	if (stat(path, &st))
+		return 0;	/* not there: the caller's own message */
+	if (S_ISREG(st.st_mode))
+		return 0;
+	kind = S_ISDIR(st.st_mode) ? "a directory" :
+	       S_ISFIFO(st.st_mode) ? "a FIFO" :
+	       S_ISCHR(st.st_mode) ? "a character device" :
+	       S_ISBLK(st.st_mode) ? "a block device" :
+	       S_ISSOCK(st.st_mode) ? "a socket" : "not a regular file";
+	return cli_fail(EXIT_USAGE, cmd, "%s is %s, not %s: give a regular file",
+			cli_arg(path), kind, what);
+}
+
+int cli_check_prog(const char *cmd, const char *prog)
+{
+	struct stat st;
+
+	if (iouring_bpf_prog_find(prog))
+		return 0;
+	if (stat(prog, &st))
+		return cli_fail(EXIT_USAGE, cmd, "unknown program '%s': not in the catalogue (see `iouring-bpf list`) and not a readable .bpf.o file (%s)",
+				cli_arg(prog), strerror(errno));
+	return cli_check_file(cmd, prog, "a BPF object (FILE.bpf.o)");
 }
 
 int parse_ll(const char *cmd, const char *what, const char *s,
@@ -47,65 +187,13 @@ int parse_ll(const char *cmd, const char *what, const char *s,
 
 	errno = 0;
 	v = strtoll(s, &end, 0);
-	if (errno || end == s || *end || v < min || v > max)
-		return cli_fail(-1, cmd, "%s must be an integer in %lld..%lld, got '%s'",
-				what, min, max, s);
+	if (errno || end == s || *end || v < min || v > max) {
+		cli_fail(EXIT_USAGE, cmd, "%s must be an integer in %lld..%lld, got '%s'",
+			 what, min, max, cli_arg(s));
+		return -1;
+	}
 	*out = v;
 	return 0;
-}
-
-error_t cli_one_arg(struct argp_state *state, int key, char *arg,
-		    const char **slot, const char *extra, const char *missing)
-{
-	if (key == ARGP_KEY_ARG && *slot)
-		argp_error(state, "%s", extra);
-	else if (key == ARGP_KEY_ARG)
-		*slot = arg;
-	else if (key == ARGP_KEY_END && !*slot)
-		argp_error(state, "%s", missing);
-	else if (key != ARGP_KEY_END)
-		return ARGP_ERR_UNKNOWN;
-	return 0;
-}
-
-/* the parser of subcommands whose only option is --json */
-struct json_only_args {
-	const char *cmd;
-	int json;
-};
-
-static const struct argp_option json_only_options[] = {
-	{ "json", 'j', NULL, 0, "Print JSON", 0 },
-	{ 0 },
-};
-
-static error_t json_only_parse(int key, char *arg, struct argp_state *state)
-{
-	struct json_only_args *a = state->input;
-
-	switch (key) {
-	case 'j':
-		a->json = 1;
-		break;
-	case ARGP_KEY_ARG:
-		argp_error(state, "%s takes no arguments", a->cmd);
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-	return 0;
-}
-
-int cli_parse_json_only(int argc, char **argv, const char *cmd, const char *doc)
-{
-	struct json_only_args a = { .cmd = cmd };
-	const struct argp argp = {
-		json_only_options, json_only_parse, NULL, doc,
-		NULL, NULL, NULL,
-	};
-
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
-	return a.json;
 }
 
 error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
@@ -119,7 +207,7 @@ error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
 		return 0;
 	case 's':
 		if (pa->nsets == PROG_MAX_SETS)
-			argp_error(state, "at most %d --set", PROG_MAX_SETS);
+			cli_usage(state, "at most %d --set", PROG_MAX_SETS);
 		pa->sets[pa->nsets++] = arg;
 		return 0;
 	}
@@ -132,8 +220,11 @@ int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
 	const char *colon = strchr(arg, ':');
 	char buf[64];
 
-	if (!colon || (size_t)(colon - arg) >= sizeof(buf))
-		return cli_fail(-1, cmd, "--ring wants PID:FD, got '%s'", arg);
+	if (!colon || (size_t)(colon - arg) >= sizeof(buf)) {
+		cli_fail(EXIT_USAGE, cmd, "--ring wants PID:FD, got '%s'",
+			 cli_arg(arg));
+		return -1;
+	}
 	snprintf(buf, sizeof(buf), "%.*s", (int)(colon - arg), arg);
 	if (parse_ll(cmd, "--ring PID", buf, 1, 1 << 30, pid) ||
 	    parse_ll(cmd, "--ring FD", colon + 1, 0, 1 << 30, fd))

@@ -59,10 +59,23 @@ static struct item *add(struct probe *p, const char *name, enum group g,
 	return it;
 }
 
-static const char FIX_KERNEL[] =
-	"boot the project's kernel: make kernel; kernel/vm-run -- iouring-bpf probe";
-static const char FIX_LOOP[] =
-	"boot a stock Linux 7.1+ kernel (CONFIG_IO_URING_BPF_OPS) or the project's: make kernel; kernel/vm-run -- iouring-bpf probe";
+/* the hints name source-tree commands only when we run from the tree */
+#define FIX_KERNEL	fix_kernel()
+#define FIX_LOOP	fix_loop()
+
+static const char *fix_kernel(void)
+{
+	return cli_source_tree() ?
+	"boot the project's kernel: make kernel; kernel/vm-run -- iouring-bpf probe" :
+	"boot a kernel with IORING_OP_BPF (the iouring-bpf project's patched Linux), then check it with: iouring-bpf probe";
+}
+
+static const char *fix_loop(void)
+{
+	return cli_source_tree() ?
+	"boot a stock Linux 7.1+ kernel (CONFIG_IO_URING_BPF_OPS) or the project's: make kernel; kernel/vm-run -- iouring-bpf probe" :
+	"boot Linux 7.1+ with CONFIG_IO_URING_BPF_OPS=y (or the iouring-bpf project's kernel), then check it with: iouring-bpf probe";
+}
 
 /* label: "kfunc NAME" (a BTF function) or "NAME" (a struct) */
 static void btf_item(struct probe *p, const char *label, enum group g)
@@ -284,9 +297,13 @@ int cmd_probe(int argc, char **argv)
 	printf("io_uring filters:              %s\n", p.filters.available ?
 	       "available (iouring-bpf filter, sandbox)" : "NOT available");
 	if (status == EXIT_NOFEATURE && loop)
-		printf("the loop programs run on this kernel; IORING_OP_BPF needs the project's kernel (make kernel; kernel/vm-run -- iouring-bpf probe)\n");
+		printf("the loop programs run on this kernel; IORING_OP_BPF needs the project's kernel (%s)\n",
+		       cli_source_tree() ? "make kernel; kernel/vm-run -- iouring-bpf probe" :
+		       "its patched Linux");
 	else if (status == EXIT_NOFEATURE)
-		printf("this kernel lacks the io_uring BPF features: boot the project's kernel (make kernel; kernel/vm-run -- iouring-bpf probe), or a stock 7.1+ kernel for the loop programs\n");
+		printf("this kernel lacks the io_uring BPF features: boot the project's kernel (%s), or a stock 7.1+ kernel for the loop programs\n",
+		       cli_source_tree() ? "make kernel; kernel/vm-run -- iouring-bpf probe" :
+		       "its patched Linux");
 	else if (status == EXIT_PERM)
 		printf("the kernel has the features, but this process may not load BPF: run as root, or with CAP_BPF and CAP_PERFMON\n");
 	return status;

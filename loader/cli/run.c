@@ -17,7 +17,6 @@
 struct run_args {
 	const char	*prog;
 	long long	count, depth, timeout;
-	int		json;
 	struct prog_args pa;		/* --set, --id */
 };
 
@@ -27,7 +26,6 @@ static const struct argp_option options[] = {
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "id", 'i', "N", 0, "Op programs: the op id to use (default: the program's)", 0 },
 	{ "timeout", 't', "S", 0, "FILE.bpf.o: end the wait after S seconds (default 10)", 0 },
-	{ "json", 'j', NULL, 0, "Print the results as JSON", 0 },
 	{ 0 },
 };
 
@@ -47,9 +45,6 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case 't':
 		if (parse_ll("run", "--timeout", arg, 1, 3600, &a->timeout))
 			exit(EXIT_USAGE);
-		break;
-	case 'j':
-		a->json = 1;
 		break;
 	case ARGP_KEY_ARG:
 	case ARGP_KEY_END:
@@ -76,7 +71,7 @@ static const struct argp argp = {
 	"the program stops or --timeout; it prints what enter returned, the "
 	"CQEs left and every global. Exit 0 if enter returned >= 0, 1 if it "
 	"failed or timed out.",
-	NULL, NULL, NULL,
+	cli_common, NULL, NULL,
 };
 
 static void print_exit_info(struct run_ctx *rc)
@@ -144,32 +139,34 @@ int cmd_run(int argc, char **argv)
 	long long t0;
 	int i, ret, loop;
 
-	argp_parse(&argp, argc, argv, 0, NULL, &a);
+	cli_parse(&argp, argc, argv, 0, &a);
 	rc = calloc(1, sizeof(*rc));
 	if (!rc)
 		return EXIT_FAIL;
 	rc->ring.fd = -1;
 	rc->count = a.count;
 	rc->depth = a.depth;
-	rc->json = a.json;
+	rc->json = cli_json;
 	rc->prog = iouring_bpf_prog_find(a.prog);
 	if (!rc->prog && access(a.prog, F_OK) == 0) {
-		if (a.count >= 0 || a.depth >= 0)
+		if (cli_check_file("run", a.prog, "a loop program's .bpf.o"))
+			ret = EXIT_USAGE;
+		else if (a.count >= 0 || a.depth >= 0)
 			ret = cli_fail(EXIT_USAGE, "run", "--count and --depth are for built-in programs; give %s its values with --set NAME=VALUE",
-				       a.prog);
+				       cli_arg(a.prog));
 		else
-			ret = cmd_run_file(a.prog, &a.pa, a.json,
+			ret = cmd_run_file(a.prog, &a.pa, cli_json,
 					   a.timeout ? a.timeout : 10);
-		goto out;
-	}
-	if (a.timeout) {
-		ret = cli_fail(EXIT_USAGE, "run", "--timeout is for FILE.bpf.o; %s stops by itself (its watchdog is %d s)",
-			       a.prog, RUN_WATCHDOG_S);
 		goto out;
 	}
 	if (!rc->prog) {
 		ret = cli_fail(EXIT_USAGE, "run", "no built-in program '%s' and no such file (see `iouring-bpf list`; or give a loop program's .bpf.o)",
-			       a.prog);
+			       cli_arg(a.prog));
+		goto out;
+	}
+	if (a.timeout) {
+		ret = cli_fail(EXIT_USAGE, "run", "--timeout is for FILE.bpf.o; %s stops by itself (its watchdog is %d s)",
+			       cli_arg(a.prog), RUN_WATCHDOG_S);
 		goto out;
 	}
 	w = &workloads[rc->prog->id];
@@ -196,7 +193,9 @@ int cmd_run(int argc, char **argv)
 		goto fail;
 	/* after --set: --count and --depth win over a --set of the same */
 	if (w->args && w->args(rc)) {
-		ret = EXIT_USAGE;
+		/* the workload said why on stderr; JSON needs a document */
+		ret = cli_json ? cli_fail(EXIT_USAGE, "run", "%s refuses these parameters (see the line above)",
+					  a.prog) : EXIT_USAGE;
 		goto out;
 	}
 	/* the plain "kernel lacks it" message before anything else */

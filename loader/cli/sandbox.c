@@ -18,14 +18,16 @@
 #define MAX_POLICIES	16
 
 static const char usage[] =
-"Usage: iouring-bpf sandbox --policy POLICY [--policy POLICY]... -- COMMAND [ARG...]\n"
+"Usage: iouring-bpf sandbox [-P|--policy POLICY]... [-j] [-v] -- COMMAND [ARG...]\n"
 "Run COMMAND with io_uring filters on its task: every ring it (or a child)\n"
 "creates runs only the requests each POLICY allows; the others complete with\n"
 "-EACCES. Sets no_new_privs (no privilege needed; setuid programs then gain\n"
 "none). POLICY: a file, or a shipped policy (iouring-bpf filter list).\n"
 "Needs Linux 7.2+ with CONFIG_IO_URING_BPF (exit 3 without).\n"
 "Exit: COMMAND's status; before it runs: 1 failure, 2 usage, 3 no filters\n"
-"in this kernel, 4 not permitted, 5 the kernel refused a program.\n";
+"in this kernel, 4 not permitted, 5 the kernel refused a program.\n"
+"-j/--json, -p/--pretty: errors before COMMAND runs as {\"error\": ...} on\n"
+"stdout (COMMAND's output is its own); -v: each policy's programs.\n";
 
 int cmd_sandbox(int argc, char **argv)
 {
@@ -41,21 +43,35 @@ int cmd_sandbox(int argc, char **argv)
 			cmd = i + 1;
 			break;
 		}
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+		if (!strcmp(a, "--help") || !strcmp(a, "-h") ||
+		    !strcmp(a, "-?")) {
 			fputs(usage, stdout);
 			return EXIT_OK;
+		}
+		if (!strcmp(a, "-j") || !strcmp(a, "--json") ||
+		    !strcmp(a, "-p") || !strcmp(a, "--pretty")) {
+			cli_json = 1;
+			continue;
+		}
+		if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			cli_verbose = 1;
+			iouring_bpf_set_verbose(1);
+			continue;
 		}
 		if (n == MAX_POLICIES)
 			return cli_fail(EXIT_USAGE, "sandbox", "at most %d --policy",
 					MAX_POLICIES);
 		if (!strncmp(a, "--policy=", 9)) {
 			names[n++] = a + 9;
-		} else if ((!strcmp(a, "--policy") || !strcmp(a, "-p")) &&
+		} else if ((!strcmp(a, "--policy") || !strcmp(a, "-P")) &&
 			   i + 1 < argc) {
 			names[n++] = argv[++i];
-		} else if (a[0] == '-') {
-			return cli_fail(EXIT_USAGE, "sandbox", "unknown option '%s' (try --help)",
+		} else if (!strcmp(a, "--policy") || !strcmp(a, "-P")) {
+			return cli_fail(EXIT_USAGE, "sandbox", "option '%s' needs a value (POLICY)",
 					a);
+		} else if (a[0] == '-') {
+			return cli_fail(EXIT_USAGE, "sandbox", "unrecognized option '%s' (try --help)",
+					cli_arg(a));
 		} else {
 			cmd = i;	/* no "--": the command starts here */
 			break;
@@ -69,6 +85,8 @@ int cmd_sandbox(int argc, char **argv)
 				"a COMMAND is needed after --: iouring-bpf sandbox --policy %s -- COMMAND [ARG...]",
 				names[0]);
 	for (i = 0; i < n; i++) {
+		if (cli_check_file("sandbox", names[i], "a policy file"))
+			return EXIT_USAGE;
 		f[i] = iouring_bpf_filter_load(names[i], NULL, &err);
 		if (!f[i])
 			return report_error("sandbox", &err);
@@ -88,6 +106,6 @@ int cmd_sandbox(int argc, char **argv)
 	}
 	execvp(argv[cmd], argv + cmd);
 	ret = errno;
-	return cli_fail(EXIT_FAIL, "sandbox", "cannot run %s: %s", argv[cmd],
-			strerror(ret));
+	return cli_fail(EXIT_FAIL, "sandbox", "cannot run %s: %s",
+			cli_arg(argv[cmd]), strerror(ret));
 }

@@ -21,20 +21,72 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 static const struct argp argp = {
 	NULL, parse_opt, "NAME|OPID|all",
 	"Unload what `iouring-bpf load` pinned: by its name, by the op id an "
-	"IORING_OP_BPF program registered, or everything.", NULL, NULL, NULL,
+	"IORING_OP_BPF program registered, or everything. With --json: "
+	"{\"unloaded\": [names], \"failed\": [{name, message}]} "
+	"(docs/json/unload.schema.json).", cli_common, NULL, NULL,
 };
 
-static int remove_pin(const char *name)
+/* what was removed and what could not be, for --json */
+struct unloaded {
+	struct json	j;
+	int		n;
+	char		failed[8][1024];
+	int		nfailed;
+};
+
+static int remove_pin(const char *name, struct unloaded *u)
 {
 	char path[512];
+	int status;
 
 	snprintf(path, sizeof(path), PIN_DIR "/%s", name);
-	if (unlink(path))
-		return cli_fail(errno == EPERM || errno == EACCES ? EXIT_PERM :
-				EXIT_FAIL, "unload", "cannot remove %s: %s",
-				path, strerror(errno));
-	printf("unloaded %s\n", name);
+	if (unlink(path)) {
+		status = errno == EPERM || errno == EACCES ? EXIT_PERM :
+			 EXIT_FAIL;
+		if (u->nfailed < 8)
+			snprintf(u->failed[u->nfailed++], sizeof(u->failed[0]),
+				 "%s\tcannot remove %s: %s", name, path,
+				 strerror(errno));
+		if (!cli_json)
+			return cli_fail(status, "unload", "cannot remove %s: %s",
+					path, strerror(errno));
+		fprintf(stderr, "iouring-bpf unload: cannot remove %s: %s\n",
+			path, strerror(errno));
+		return status;
+	}
+	if (!cli_json)
+		printf("unloaded %s\n", name);
+	else
+		json_str(&u->j, NULL, name);
+	u->n++;
 	return EXIT_OK;
+}
+
+static void json_open(struct unloaded *u)
+{
+	json_start(&u->j, stdout);
+	json_obj(&u->j, NULL);
+	json_arr(&u->j, "unloaded");
+}
+
+static void json_close(struct unloaded *u)
+{
+	int i;
+
+	json_end(&u->j, NULL);
+	json_arr(&u->j, "failed");
+	for (i = 0; i < u->nfailed; i++) {
+		char *tab = strchr(u->failed[i], '\t');
+
+		*tab = '\0';
+		json_obj(&u->j, NULL);
+		json_str(&u->j, "name", u->failed[i]);
+		json_str(&u->j, "message", tab + 1);
+		json_end(&u->j, NULL);
+	}
+	json_end(&u->j, NULL);
+	json_end(&u->j, NULL);
+	putchar('\n');
 }
 
 int cmd_unload(int argc, char **argv)
@@ -42,15 +94,25 @@ int cmd_unload(int argc, char **argv)
 	const char *what = NULL;
 	struct link_desc *pins = NULL;
 	int n = 0, i, ret = EXIT_OK, found = 0, r, opid;
+	struct unloaded u = { .n = 0 };
 	char path[512];
 
-	argp_parse(&argp, argc, argv, 0, NULL, &what);
-	if (strchr(what, '/') || !strcmp(what, ".."))
+	cli_parse(&argp, argc, argv, 0, &what);
+	if (strchr(what, '/') || !strcmp(what, "..") || !strcmp(what, "."))
 		return cli_fail(EXIT_USAGE, "unload", "'%s' is not a name",
-				what);
+				cli_arg(what));
+	if (strlen(what) > 255)
+		return cli_fail(EXIT_USAGE, "unload", "nothing loaded as '%s': names are at most 255 bytes",
+				cli_arg(what));
 	snprintf(path, sizeof(path), PIN_DIR "/%s", what);
-	if (strcmp(what, "all") && !access(path, F_OK))
-		return remove_pin(what);
+	if (strcmp(what, "all") && !access(path, F_OK)) {
+		if (cli_json)
+			json_open(&u);
+		ret = remove_pin(what, &u);
+		if (cli_json)
+			json_close(&u);
+		return ret;
+	}
 
 	r = pins_list(&pins, &n);
 	if (r == -EACCES || r == -EPERM)
@@ -61,16 +123,21 @@ int cmd_unload(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		if (strcmp(what, "all") && (opid < 0 || pins[i].op_id != opid))
 			continue;
-		found++;
-		r = remove_pin(pins[i].pin);
+		if (!found++ && cli_json)
+			json_open(&u);
+		r = remove_pin(pins[i].pin, &u);
 		if (r)
 			ret = r;
 	}
 	free(pins);
 	if (!found && strcmp(what, "all"))
 		return cli_fail(EXIT_FAIL, "unload", "nothing loaded as '%s' (`iouring-bpf show` lists what is attached; only what `load` pinned can be unloaded)",
-				what);
-	if (!found)
+				cli_arg(what));
+	if (!found && cli_json)
+		json_open(&u);
+	if (cli_json)
+		json_close(&u);
+	else if (!found)
 		printf("nothing to unload\n");
 	return ret;
 }

@@ -301,13 +301,13 @@ static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
 
 	if (ret < 0)
 		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
-			"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel (make kernel, kernel/vm-run) or a stock Linux 7.1+ kernel",
+			"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel or a stock Linux 7.1+ kernel; `iouring-bpf probe` lists what is missing",
 			kernel_release(), strerror(-ret));
 	if (h->kind == IOURING_BPF_KIND_OP) {
 		if (iou_kernel_has("uring_bpf_ops", BTF_KIND_STRUCT) > 0)
 			return 0;
 		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
-			"kernel %s lacks %s: its BTF has no 'struct uring_bpf_ops' (no released kernel has it). Boot the project's patched kernel (make kernel; kernel/vm-run CMD), `iouring-bpf probe` lists what is missing",
+			"kernel %s lacks %s: its BTF has no 'struct uring_bpf_ops' (no released kernel has it). Boot the project's patched kernel; `iouring-bpf probe` lists what is missing",
 			kernel_release(), kind_feature(h->kind));
 	}
 	if (h->api != IOURING_BPF_LOOP_NONE)
@@ -315,7 +315,7 @@ static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	api = iouring_bpf_kernel_loop_api();
 	if (api == IOURING_BPF_LOOP_NONE)
 		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
-			"kernel %s lacks %s: its BTF has neither 'struct io_uring_ops' (v3, the project's kernel) nor 'struct io_uring_bpf_ops' (Linux 7.1+). Boot the project's kernel (make kernel; kernel/vm-run CMD) or a stock 7.1+ kernel; `iouring-bpf probe` lists what is missing",
+			"kernel %s lacks %s: its BTF has neither 'struct io_uring_ops' (v3, the project's kernel) nor 'struct io_uring_bpf_ops' (Linux 7.1+). Boot the project's kernel or a stock 7.1+ kernel; `iouring-bpf probe` lists what is missing",
 			kernel_release(), kind_feature(h->kind));
 	if (api == IOURING_BPF_LOOP_V3)
 		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,

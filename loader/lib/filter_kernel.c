@@ -79,7 +79,7 @@ static int btf_says(void)
 }
 
 static const char NOFEAT[] =
-	"this kernel has no io_uring filters (IORING_REGISTER_BPF_FILTER, Linux 7.2+ with CONFIG_IO_URING_BPF=y): boot one, e.g. kernel/vm-run --stock";
+	"this kernel has no io_uring filters (IORING_REGISTER_BPF_FILTER, Linux 7.2+ with CONFIG_IO_URING_BPF=y): boot such a kernel (Debian's 7.2 has it)";
 
 int iouring_bpf_filter_probe(struct iouring_bpf_filter_kinfo *ki)
 {

@@ -75,6 +75,34 @@ PY
 expect_exit 0 "state: .*nr_cqes=3" -- show
 expect_exit 0 "unloaded stats" -- unload stats
 
+# -j: load and unload print one document each (docs/json/load, unload);
+# a failure in JSON mode is one error document on stdout
+json_doc() {	# SCHEMA WHY ARGS...: the CLI's stdout must match the schema
+	local schema=$1 why=$2 out
+	shift 2
+	checks=$((checks + 1))
+	"$CLI" "$@" >"$TMP/doc.json" 2>"$TMP/doc.err"
+	if out=$(python3 "$ROOT/tests/host/json_check.py" "$ROOT/docs/json/$schema.schema.json" "$TMP/doc.json"); then
+		echo "ok: $why: $(head -c 160 "$TMP/doc.json")"
+	else
+		fail "$why: not a $schema document: $out $(head -c 300 "$TMP/doc.json")"
+	fi
+}
+json_doc load "load -j of a loop program" load cq-stats --ring "$pid:$fd" --name js -j
+checks=$((checks + 1))
+python3 - "$TMP/doc.json" "$pid" "$fd" "$LOOP_API" <<'PY' || fail "load -j: wrong content: $(cat "$TMP/doc.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["name"] == "js" and d["kind"] == "loop" and d["binding"] == sys.argv[4], d
+assert d["ring"]["pid"] == int(sys.argv[2]) and d["ring"]["fd"] == int(sys.argv[3]), d
+assert d["unload"] == "iouring-bpf unload js", d
+print("ok: load -j names the pin, the ring and the binding")
+PY
+json_doc error "-j load on a ring that has a program: an error document" -j load nop-chain --ring "$pid:$fd"
+expect_exit 1 "already has a loop program attached" -- -j load nop-chain --ring "$pid:$fd"
+json_doc unload "-p unload" -p unload js
+expect_exit 0 '^\{"unloaded": \[\], "failed": \[\]\}$' -- unload all --json
+
 # a ring with an SQ array: the loader reads another process's ring's
 # layout from the kernel, so nop-chain fills the SQ array's slots
 start_app array "$ARR"

@@ -17,6 +17,11 @@ expect_exit 2 "--count is per scenario" -- bench all --count 10
 expect_exit 2 "--prog and --set are for the nops and op-overhead" -- bench memcpy --prog nop
 expect_exit 2 "--set is for the program given with --prog" -- bench nops --set nr=1
 expect_exit 2 "unrecognized option" -- bench nops --bogus
+expect_exit 2 "--runs must be an integer in 1..50" -- bench nops -R 0
+expect_exit 2 "option '-o' needs a value" -- bench nops -o
+expect_exit 2 "/tmp is a directory, not a BPF object" -- bench nops --prog /tmp
+expect_exit 2 "unknown program .nosuch." -- bench nops --prog nosuch
+expect_exit 2 "--prog and --set are for the nops and op-overhead" -- bench -j memcpy --prog nop
 expect_exit 0 "op-overhead  " -- bench --help
 expect_exit 0 "bench SCENARIO" -- --help
 
@@ -33,6 +38,17 @@ else
 	done
 	# usage errors come first, even without the features
 	expect_exit 2 "no scenario" -- bench nope --runs 3
+	# -o FILE, -R, -T and --prog parse; --json alone is JSON on stdout
+	# (here the error document); --json FILE is still the file
+	expect_exit 3 "lacks" -- bench nops -o "$TMP/o.json" -R 2 -T --prog nop
+	expect_exit 3 '^\{"error": \{"command": "bench"' -- bench --json all
+	expect_exit 3 '^\{"error": \{"command": "bench"' -- -j bench nops
+	expect_exit 3 '"exit_code": 3' -- bench --json "$TMP/j.json" nops
+	expect_exit 3 '"exit_code": 3' -- bench nops --json "$TMP/all"
+	if [ -e "$TMP/o.json" ] || [ -e "$TMP/j.json" ] || [ -e "$TMP/all" ]; then
+		echo "FAIL: bench wrote its JSON file on a kernel without the features"
+		fails=$((fails + 1))
+	fi
 fi
 
 run_usage() {	# bench/run ARGS... must exit 2 at once

@@ -1,16 +1,60 @@
 #!/bin/bash
 # iouring-bpf: every usage error exits 2 with a message saying what is
-# wrong; --help exits 0. Runs on any kernel: usage is checked before the
-# kernel is asked anything.
+# wrong; --help, -h, help and version exit 0. The common options (-j, -p,
+# -v, -h) are taken before and after every command; a short option means
+# one thing in every command. Bad inputs (a FIFO, a device, a directory
+# as a program; a 100 KB argument) get one line, at once. Runs on any
+# kernel: usage is checked before the kernel is asked anything.
 source "$(dirname "$0")/cli_lib.sh"
 
 expect_exit 2 "command is needed" --
 expect_exit 2 "unknown command 'frobnicate'" -- frobnicate
-expect_exit 2 "unrecognized option|invalid option" -- --bogus
+expect_exit 2 "unrecognized option '--bogus'" -- --bogus
 expect_exit 0 "Exit codes: 0 success, 1 failure, 2 usage error, 3 this kernel lacks" -- --help
-for cmd in list probe load unload show run; do
+expect_exit 0 "Exit codes: 0 success" -- -h
+expect_exit 0 "Exit codes: 0 success" -- help
+expect_exit 0 "Usage: iouring-bpf \[OPTION...\] COMMAND" -- '-?'
+expect_exit 0 "^Usage: iouring-bpf \[-" -- --usage
+expect_exit 0 "^iouring-bpf [0-9.]+$" -- --version
+expect_exit 0 "^iouring-bpf [0-9.]+$" -- -V
+expect_exit 0 "^iouring-bpf [0-9.]+$" -- version
+expect_exit 0 "^libbpf [0-9]+\.[0-9]+ \((system|kernel source)\)$" -- version
+expect_exit 2 "version takes no arguments" -- version extra
+expect_exit 2 "unknown command 'frob'" -- help frob
+expect_exit 2 "help takes one COMMAND at most" -- help run load
+for cmd in list probe load unload show run bench filter sandbox version; do
 	expect_exit 0 "Usage: iouring-bpf $cmd" -- $cmd --help
+	expect_exit 0 "Usage: iouring-bpf $cmd" -- $cmd -h
+	expect_exit 0 "Usage: iouring-bpf $cmd" -- help $cmd
 done
+for cmd in list probe load unload show run bench filter version; do
+	# every argp command lists the common options
+	expect_exit 0 "-p, --pretty" -- $cmd --help
+	expect_exit 0 "--version" -- $cmd --usage
+done
+# the common options before the command and after it
+expect_exit 0 '^\{"programs": ' -- -j list
+expect_exit 0 '^\{"programs": ' -- list -j
+expect_exit 0 '^\{$' -- -p list
+expect_exit 0 '^\{$' -- list --pretty
+expect_exit 0 '^\{"programs": ' -- -v list --json
+# argp's own messages are ours: each names the word
+expect_exit 2 "option '--count' needs a value \(N\)" -- run nop --count
+expect_exit 2 "option '-c' needs a value" -- run nop -c
+expect_exit 2 "option '--json' takes no value" -- list --json=yes
+expect_exit 2 "invalid option -- 'q' \(in '-jq'\)" -- list -jq
+expect_exit 2 "option '--ver' is ambiguous" -- list --ver
+expect_exit 2 "try .iouring-bpf run --help'" -- run nop --bogus
+
+# one meaning per short option: -r is --ring (load, filter), bench's
+# --runs is -R; -t is run's --timeout, bench's --trace-marks is -T; -p is
+# --pretty, bench's --prog has no short form and sandbox's --policy is -P
+expect_exit 2 "--ring wants PID:FD" -- load batch-wait -r 12
+expect_exit 2 "--runs must be an integer in 1..50" -- bench nops -R 0
+expect_exit 2 "invalid option -- 'r'" -- bench nops -r 3
+expect_exit 2 "--timeout must be an integer in 1..3600" -- run nop-chain -t 0
+expect_exit 2 "--policy POLICY is needed" -- sandbox -p -- true
+expect_exit 2 "option '-P' needs a value" -- sandbox -P
 
 # list / probe / show take no arguments
 expect_exit 2 "list takes no arguments" -- list extra
@@ -61,6 +105,79 @@ if [ -f "$NOPS" ]; then
 	expect_exit 2 "--count and --depth are for built-in programs" -- run "$NOPS" --count 3
 	expect_exit 2 "resources .* are made in this process" -- load "$NOPS" --ring 1:3 --set x=@/etc/hostname
 	expect_exit 2 "bad --set 'x\[1=2': expected NAME=VALUE, NAME\[I\]=VALUE" -- run "$NOPS" --set 'x[1=2'
+fi
+
+# bad inputs: one line, at once, no hang
+mkfifo "$TMP/fifo"
+expect_exit 2 "fifo is a FIFO, not a BPF object" -- load "$TMP/fifo"
+expect_exit 2 "fifo is a FIFO, not a loop program's .bpf.o" -- run "$TMP/fifo"
+expect_exit 2 "fifo is a FIFO, not a policy file" -- filter check "$TMP/fifo"
+expect_exit 2 "fifo is a FIFO, not a policy file" -- sandbox --policy "$TMP/fifo" -- true
+expect_exit 2 "fifo is a FIFO, not a BTF file" -- filter check no-network --btf "$TMP/fifo"
+expect_exit 2 "/dev/null is a character device, not a BPF object" -- load /dev/null
+expect_exit 2 "/dev/zero is a character device" -- run /dev/zero
+expect_exit 2 "^iouring-bpf load: /tmp is a directory, not a BPF object" -- load /tmp
+expect_exit 2 "/tmp is a directory" -- run /tmp
+if [ -e /dev/loop0 ] && [ -b /dev/loop0 ]; then
+	expect_exit 2 "is a block device" -- load /dev/loop0
+fi
+# a FIFO must not be opened: a writer-less FIFO would block the open
+for cmd in load run; do
+	checks=$((checks + 1))
+	timeout 10 "$CLI" $cmd "$TMP/fifo" >/dev/null 2>&1
+	if [ $? = 124 ]; then
+		echo "FAIL: $cmd FIFO hangs"; fails=$((fails + 1))
+	fi
+done
+LONG=$(head -c 100000 /dev/zero | tr '\0' a)
+for args in "$LONG" "load $LONG" "run $LONG" "run nop --count $LONG" "unload $LONG" \
+	"bench $LONG" "filter $LONG" "load nop --set $LONG" "help $LONG" "run nop --$LONG"; do
+	checks=$((checks + 1))
+	# shellcheck disable=SC2086
+	out=$("$CLI" $args 2>&1) && rc=0 || rc=$?
+	if [ "$rc" != 2 ] || [ "$(wc -l <<<"$out")" -gt 3 ] || [ "${#out}" -gt 1200 ]; then
+		echo "FAIL: iouring-bpf ${args:0:20}...: exit $rc, ${#out} bytes in $(wc -l <<<"$out") lines (want 2, one short message)"
+		echo "${out:0:300}" | sed 's/^/    /'
+		fails=$((fails + 1))
+	fi
+done
+expect_exit 2 "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\.\.\.\(100000 bytes\)'" -- run "$LONG"
+# every option is read before any requirement is checked: the wrong
+# option is named, not the missing one
+expect_exit 2 "--id is for IORING_OP_BPF ops" -- load nop-chain --id 5
+expect_exit 2 "--id is for IORING_OP_BPF ops" -- load nop-chain --id 5 --set nr=3
+expect_exit 2 "--count must be an integer" -- run nop-chain --count x --timeout 0
+
+# a write error is a failure (exit 1) with a message, whatever the command
+if [ -w /dev/full ]; then
+	for args in "list --json" "list" "version" "--help" "help run" "filter list" "-j version"; do
+		checks=$((checks + 1))
+		# shellcheck disable=SC2086
+		err=$("$CLI" $args 2>&1 >/dev/full) && rc=0 || rc=$?
+		if [ "$rc" != 1 ] || ! grep -q "cannot write the output: No space left on device" <<<"$err"; then
+			echo "FAIL: iouring-bpf $args >/dev/full: exit $rc, want 1 and a message: $err"
+			fails=$((fails + 1))
+		fi
+	done
+fi
+
+# hints name source-tree commands only when the binary runs from the tree
+if ! host_has_features; then
+	expect_exit 3 "make kernel; kernel/vm-run" -- probe
+	expect_exit 3 "from the source tree: make kernel; kernel/vm-run" -- run nop
+	mkdir -p "$TMP/bin"
+	cp "$CLI" "$TMP/bin/iouring-bpf"
+	for args in "probe" "run nop" "run nop-chain" "load nop" "filter probe" "bench nops"; do
+		checks=$((checks + 1))
+		# shellcheck disable=SC2086
+		out=$("$TMP/bin/iouring-bpf" $args 2>&1)
+		if grep -qE "make kernel|vm-run|build/iouring-bpf|make bench" <<<"$out"; then
+			echo "FAIL: installed iouring-bpf $args names a source-tree command:"
+			grep -E "make kernel|vm-run|build/|make bench" <<<"$out" | sed 's/^/    /'
+			fails=$((fails + 1))
+		fi
+	done
+	CLI=$TMP/bin/iouring-bpf expect_exit 3 "then check it with: iouring-bpf probe" -- probe
 fi
 
 # unload
