@@ -367,13 +367,12 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	if (iou_vlog_prepare(h))
 		return iou_fail(err, IOURING_BPF_FAIL, ENOMEM, "out of memory");
 	ret = bpf_object__load(h->obj);
-	if (!ret) {
-		iou_vlog_free(h);
+	if (ret)
+		ret = load_failed(h, ret, err);
+	else
 		h->loaded = 1;
-		return 0;
-	}
-	ret = load_failed(h, ret, err);
 	iou_vlog_free(h);
+	iou_heap_trim();	/* libbpf read and freed the kernel's BTF */
 	return ret;
 }
 

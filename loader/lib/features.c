@@ -11,6 +11,9 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <bpf/btf.h>
 #include "internal.h"
@@ -43,6 +46,25 @@ static struct btf *load_kernel_btf(int *err)
 	return btf;
 }
 
+/*
+ * glibc keeps freed heap memory for reuse, and the BTF's many small
+ * allocations stay resident after btf__free() unless trimmed: 11 MB of
+ * RSS on a 6.18 kernel's BTF (5.5 MB raw), 0.5 MB after malloc_trim().
+ * Also after bpf_object__load(), which reads and frees the BTF itself.
+ */
+void iou_heap_trim(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
+
+static void free_kernel_btf(struct btf *btf)
+{
+	btf__free(btf);
+	iou_heap_trim();
+}
+
 static void kfacts_read(void)
 {
 	struct btf *btf = load_kernel_btf(&kfacts.err);
@@ -55,7 +77,7 @@ static void kfacts_read(void)
 		kfacts.has[i] = btf__find_by_name_kind(btf, ktype_names[i],
 						       BTF_KIND_STRUCT) > 0;
 	kfacts.api = loop_api(btf);
-	btf__free(btf);
+	free_kernel_btf(btf);
 }
 
 /* 1 if the kernel's BTF has struct ktype_names[t], 0 if not, -errno */
@@ -74,7 +96,7 @@ int iouring_bpf_kernel_has_type(const char *name)
 	if (!btf)
 		return err;
 	ret = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT) > 0;
-	btf__free(btf);
+	free_kernel_btf(btf);
 	return ret;
 }
 

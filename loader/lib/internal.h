@@ -101,5 +101,7 @@ enum iou_ktype {
 	IOU_KTYPE_NR
 };
 int iou_kernel_has(enum iou_ktype t);
+/* give freed heap (a BTF's) back to the kernel */
+void iou_heap_trim(void);
 
 #endif /* __IOURING_BPF_INTERNAL_H */
