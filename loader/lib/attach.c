@@ -377,16 +377,22 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 }
 
 /* the verifier refused bp (log: its log); err says which and why */
-static int rejected(struct iouring_bpf *h, int ret, struct bpf_program *bp,
-		    const char *log, struct iouring_bpf_error *err)
+static int verifier_refused(struct iouring_bpf *h, int ret,
+			    struct bpf_program *bp, const char *log,
+			    struct iouring_bpf_error *err)
 {
 	const char *prog = bpf_program__name(bp);
 	const char *sec = bpf_program__section_name(bp);
 	char why[256], what[160], zeros[400];
 
-	if (iou_verbose())
-		fprintf(stderr, "libiouring-bpf: prog '%s': -- BEGIN PROG LOAD LOG --\n%s%s-- END PROG LOAD LOG --\n",
-			prog, log, log[strlen(log) - 1] == '\n' ? "" : "\n");
+	if (iou_verbose()) {
+		fprintf(stderr, "libiouring-bpf: prog '%s': -- BEGIN PROG LOAD LOG --\n",
+			prog);
+		fputs(log, stderr);
+		if (log[strlen(log) - 1] != '\n')
+			fputc('\n', stderr);
+		fputs("-- END PROG LOAD LOG --\n", stderr);
+	}
 	if (iou_log_verifier_reason(log, why, sizeof(why)))
 		snprintf(why, sizeof(why), "see the log below");
 	if (h->kind == IOURING_BPF_KIND_OP)
@@ -419,7 +425,7 @@ static int load_failed(struct iouring_bpf *h, int ret,
 	const char *log = iou_vlog_failed(h, &bp);
 
 	if (log && bp)
-		return rejected(h, ret, bp, log, err);
+		return verifier_refused(h, ret, bp, log, err);
 	if (ret == -EPERM || (ret == -EACCES && geteuid() != 0))
 		return iou_fail(err, IOURING_BPF_PERM, ret,
 			"%s: not permitted to load BPF (%s): struct_ops programs need CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN; run as root",

@@ -100,6 +100,7 @@ enum iou_ktype {
 	IOU_KTYPE_FILTER,	/* struct io_uring_bpf_filter: filters */
 	IOU_KTYPE_NR
 };
+
 int iou_kernel_has(enum iou_ktype t);
 /* give freed heap (a BTF's) back to the kernel */
 void iou_heap_trim(void);
