@@ -19,8 +19,9 @@
 #                      ICOUNT=1: deterministic timing, QEMU -icount
 #                      shift=$(ICOUNT_SHIFT) (default 0), in bench/results/icount/;
 #                      BENCH_RUNS=R runs per mode (default 5)
-#   make install       the CLI, libiouring-bpf.a with its header and
+#   make install       the CLI, libiouring-bpf (.so, .a) with its headers and
 #                      iouring-bpf.pc, the man page (PREFIX, DESTDIR)
+#   make uninstall     remove what make install put there (same PREFIX, DESTDIR)
 #   make stress        boot the debug kernel once, run iou-stress: op id races,
 #                      waits ended from outside, 1000 attach/detach cycles with
 #                      slab and kmemleak figures (tests/stress/run; STRESS_*)
@@ -56,7 +57,7 @@ BTF ?=
 TESTS_ARGS ?=
 
 .PHONY: all deps tools kernel kernel-debug stock-kernel vmlinux.h test-prep test demo bench \
-	install stress fuzz clean
+	install uninstall stress fuzz clean
 
 all: tools kernel
 
@@ -122,13 +123,19 @@ BENCH_RUNS ?= 5
 bench: deps tools kernel
 	bench/run $(if $(filter-out 0 no,$(ICOUNT)),--icount $(ICOUNT_SHIFT)) --runs $(BENCH_RUNS)
 
-# The CLI, libiouring-bpf.a + iouring-bpf.h + iouring-bpf.pc, the man page:
+# The CLI, libiouring-bpf (.so with soname, .a) + its headers +
+# iouring-bpf.pc, the man page; uninstall removes all of it:
 #   make install [PREFIX=/usr/local] [DESTDIR=...]
+#   make uninstall [PREFIX=/usr/local] [DESTDIR=...]   (the same values)
 # No kernel needed: the system's libbpf/bpftool if >= 1.5/7.5, else the
-# kernel source's (make tools); the build says which.
+# kernel source's (make tools); the build says which. LIBDIR, INCLUDEDIR,
+# BINDIR, MANDIR, PC_RELOCATABLE: loader/Makefile.
 PREFIX ?= /usr/local
 install:
 	$(MAKE) -C loader install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+uninstall:
+	$(MAKE) -C loader uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 stress: test-prep
 	tests/stress/run

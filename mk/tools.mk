@@ -45,6 +45,13 @@ SYS_BPFTOOL := $(shell command -v bpftool 2>/dev/null)
 SYS_BPFTOOL_VERSION := $(if $(SYS_BPFTOOL),$(shell $(SYS_BPFTOOL) version 2>/dev/null | sed -n 's/^bpftool v\([0-9.]*\).*/\1/p'))
 _iouring_bpf_sys_ok := $(and $(SYS_LIBBPF_VERSION),$(SYS_BPFTOOL_VERSION),$(call _iouring_bpf_ge,$(SYS_LIBBPF_VERSION),1.5),$(call _iouring_bpf_ge,$(SYS_BPFTOOL_VERSION),7.5))
 ifeq ($(IOURING_BPF_TOOLS),system)
+# forced: both must be there (an older version is the caller's choice)
+ifeq ($(SYS_LIBBPF_VERSION),)
+$(error IOURING_BPF_TOOLS=system, but pkg-config finds no libbpf (pkg-config --modversion libbpf): install libbpf-dev >= 1.5, or drop IOURING_BPF_TOOLS=system to build the kernel source's (make tools))
+endif
+ifeq ($(SYS_BPFTOOL_VERSION),)
+$(error IOURING_BPF_TOOLS=system, but there is no bpftool on PATH ($(or $(SYS_BPFTOOL),command -v bpftool finds none)): install bpftool >= 7.5, or drop IOURING_BPF_TOOLS=system to build the kernel source's (make tools))
+endif
 _iouring_bpf_sys_ok := 1
 endif
 ifeq ($(IOURING_BPF_TOOLS),source)

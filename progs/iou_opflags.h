@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
 /*
  * iou_opflags.h - sqe->bpf_op_flags encoding for IORING_OP_BPF.
  *

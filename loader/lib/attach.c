@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * attach.c - open a program (built-in name or .bpf.o), set its parameters
  * and ring, load, attach, pin. Every failure fills iouring_bpf_error with a
@@ -165,9 +165,9 @@ static struct iouring_bpf *open_object(const struct iouring_bpf_prog *p,
 	void *m;
 	int ret;
 
-	iou_log_reset();
 	h = calloc(1, sizeof(*h));
-	if (!h) {
+	if (!h || iou_vlog_open(h, &opts)) {
+		free(h);
 		iou_fail(err, IOURING_BPF_FAIL, ENOMEM, "out of memory");
 		return NULL;
 	}
@@ -189,12 +189,10 @@ static struct iouring_bpf *open_object(const struct iouring_bpf_prog *p,
 		ret = -errno;
 		libbpf_strerror(ret, msg, sizeof(msg));
 		iou_fail(err, p ? IOURING_BPF_FAIL : IOURING_BPF_USAGE, ret, p ?
-			 "%s: cannot open the embedded BPF object: %s; libbpf said:" :
-			 "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g?); libbpf said:",
+			 "%s: cannot open the embedded BPF object: %s (libbpf's messages, iouring_bpf_set_verbose(1) or iouring-bpf -v, say more)" :
+			 "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g? libbpf's messages, iouring_bpf_set_verbose(1) or iouring-bpf -v, say more)",
 			 p ? p->name : path, msg);
-		if (err)
-			snprintf(err->detail, sizeof(err->detail), "%s",
-				 iou_log());
+		iou_vlog_free(h);
 		free(h);
 		return NULL;
 	}
@@ -297,14 +295,14 @@ int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	enum iouring_bpf_loop_api api;
-	int ret = iou_kernel_has("io_uring_ops", BTF_KIND_STRUCT);
+	int ret = iou_kernel_has(IOU_KTYPE_V3);
 
 	if (ret < 0)
 		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
 			"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel or a stock Linux 7.1+ kernel; `iouring-bpf probe` lists what is missing",
 			kernel_release(), strerror(-ret));
 	if (h->kind == IOURING_BPF_KIND_OP) {
-		if (iou_kernel_has("uring_bpf_ops", BTF_KIND_STRUCT) > 0)
+		if (iou_kernel_has(IOU_KTYPE_OP) > 0)
 			return 0;
 		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
 			"kernel %s lacks %s: its BTF has no 'struct uring_bpf_ops' (no released kernel has it). Boot the project's patched kernel; `iouring-bpf probe` lists what is missing",
@@ -353,6 +351,9 @@ static int set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	return 0;
 }
 
+static int load_failed(struct iouring_bpf *h, int ret,
+		       struct iouring_bpf_error *err);
+
 int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	int ret;
@@ -363,46 +364,68 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	ret = set_api_var(h, err);
 	if (ret)
 		return ret;
-	iou_log_reset();
+	if (iou_vlog_prepare(h))
+		return iou_fail(err, IOURING_BPF_FAIL, ENOMEM, "out of memory");
 	ret = bpf_object__load(h->obj);
-	if (!ret) {
+	if (ret)
+		ret = load_failed(h, ret, err);
+	else
 		h->loaded = 1;
-		return 0;
-	}
-	if (strstr(iou_log(), "-- BEGIN PROG LOAD LOG --")) {
-		char prog[128], why[256], what[160], zeros[400];
-		struct bpf_program *bp;
-		const char *sec = "?";
+	iou_vlog_free(h);
+	iou_heap_trim();	/* libbpf read and freed the kernel's BTF */
+	return ret;
+}
 
-		if (iou_log_failed_prog(prog, sizeof(prog)))
-			snprintf(prog, sizeof(prog), "?");
-		if (iou_log_verifier_reason(why, sizeof(why)))
-			snprintf(why, sizeof(why), "see the log below");
-		bp = bpf_object__find_program_by_name(h->obj, prog);
-		if (bp)
-			sec = bpf_program__section_name(bp);
-		if (h->kind == IOURING_BPF_KIND_OP)
-			snprintf(what, sizeof(what), "op '%s' (id %d) was not registered",
-				 bpf_map__name(h->ops), h->op_id);
-		else
-			snprintf(what, sizeof(what), "loop ops '%s' were not attached",
-				 bpf_map__name(h->ops));
-		/*
-		 * libbpf loads an object's programs all or nothing: one
-		 * refused program keeps every op of the object out.
-		 */
-		if (iou_geo_zero_rodata(h, zeros, sizeof(zeros)))
-			iou_fail(err, IOURING_BPF_REJECTED, ret,
-				 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. These const volatile globals were 0 at load, which a program that sizes its ring regions or loops from them cannot work with: %s. The loader fills only the ring globals it knows (sq_entries, cq_entries, cq_head_offset, cq_tail_offset, cqes_offset, ... and iou_*) from the ring it is bound to (load --ring PID:FD, run FILE); give the others with --set NAME=VALUE. The verifier's log ends with:",
-				 h->name, prog, sec, why, what, zeros);
-		else
-			iou_fail(err, IOURING_BPF_REJECTED, ret,
-				 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. Fix that program (or move it to an object of its own); the verifier's log ends with:",
-				 h->name, prog, sec, why, what);
-		if (err)
-			iou_log_verifier_tail(err->detail, sizeof(err->detail));
-		return ret;
+/* the verifier refused bp (log: its log); err says which and why */
+static int verifier_refused(struct iouring_bpf *h, int ret,
+			    struct bpf_program *bp, const char *log,
+			    struct iouring_bpf_error *err)
+{
+	const char *prog = bpf_program__name(bp);
+	const char *sec = bpf_program__section_name(bp);
+	char why[256], what[160], zeros[400];
+
+	if (iou_verbose()) {
+		fprintf(stderr, "libiouring-bpf: prog '%s': -- BEGIN PROG LOAD LOG --\n",
+			prog);
+		fputs(log, stderr);
+		if (log[strlen(log) - 1] != '\n')
+			fputc('\n', stderr);
+		fputs("-- END PROG LOAD LOG --\n", stderr);
 	}
+	if (iou_log_verifier_reason(log, why, sizeof(why)))
+		snprintf(why, sizeof(why), "see the log below");
+	if (h->kind == IOURING_BPF_KIND_OP)
+		snprintf(what, sizeof(what), "op '%s' (id %d) was not registered",
+			 bpf_map__name(h->ops), h->op_id);
+	else
+		snprintf(what, sizeof(what), "loop ops '%s' were not attached",
+			 bpf_map__name(h->ops));
+	/*
+	 * libbpf loads an object's programs all or nothing: one refused
+	 * program keeps every op of the object out.
+	 */
+	if (iou_geo_zero_rodata(h, zeros, sizeof(zeros)))
+		iou_fail(err, IOURING_BPF_REJECTED, ret,
+			 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. These const volatile globals were 0 at load, which a program that sizes its ring regions or loops from them cannot work with: %s. The loader fills only the ring globals it knows (sq_entries, cq_entries, cq_head_offset, cq_tail_offset, cqes_offset, ... and iou_*) from the ring it is bound to (load --ring PID:FD, run FILE); give the others with --set NAME=VALUE. The verifier's log ends with:",
+			 h->name, prog, sec, why, what, zeros);
+	else
+		iou_fail(err, IOURING_BPF_REJECTED, ret,
+			 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. Fix that program (or move it to an object of its own); the verifier's log ends with:",
+			 h->name, prog, sec, why, what);
+	if (err)
+		iou_log_verifier_tail(log, err->detail, sizeof(err->detail));
+	return ret;
+}
+
+static int load_failed(struct iouring_bpf *h, int ret,
+		       struct iouring_bpf_error *err)
+{
+	struct bpf_program *bp;
+	const char *log = iou_vlog_failed(h, &bp);
+
+	if (log && bp)
+		return verifier_refused(h, ret, bp, log, err);
 	if (ret == -EPERM || (ret == -EACCES && geteuid() != 0))
 		return iou_fail(err, IOURING_BPF_PERM, ret,
 			"%s: not permitted to load BPF (%s): struct_ops programs need CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN; run as root",
@@ -411,13 +434,19 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
 			"%s: the kernel refused the struct_ops map (%d): was it built with CONFIG_MODULES and the io_uring BPF options? See `iouring-bpf probe`",
 			h->name, ret);
-	if (err) {
+	if (log) {
+		/* the object's own buffer: the kernel refused its BTF */
 		iou_fail(err, IOURING_BPF_REJECTED, ret,
-			 "%s: loading failed: %s; libbpf said:", h->name,
-			 strerror(-ret));
-		snprintf(err->detail, sizeof(err->detail), "%s", iou_log());
+			 "%s: the kernel refused the object's BTF (%s); its log ends with:",
+			 h->name, strerror(-ret));
+		if (err)
+			iou_log_verifier_tail(log, err->detail,
+					      sizeof(err->detail));
+		return ret;
 	}
-	return ret;
+	return iou_fail(err, IOURING_BPF_REJECTED, ret,
+			"%s: loading failed: %s (libbpf's messages, iouring_bpf_set_verbose(1) or iouring-bpf -v, say more)",
+			h->name, strerror(-ret));
 }
 
 int iouring_bpf_attach_link(struct iouring_bpf *h,
@@ -520,6 +549,7 @@ void iouring_bpf_close(struct iouring_bpf *h)
 		return;
 	iouring_bpf_unlink(h);
 	bpf_object__close(h->obj);
+	iou_vlog_free(h);
 	iou_res_free(h);
 	free(h);
 }

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * filter_api.c - the library's filter calls: compile a policy (text, a
  * file, or a policy shipped in the library), and read what it compiled to.

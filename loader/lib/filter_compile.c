@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * filter_compile.c - rules to classic BPF, one program per opcode the
  * policy names, in the subset io_uring takes (aligned 32-bit loads from

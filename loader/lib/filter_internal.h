@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * filter_internal.h - the policy compiler's pieces (filter_*.c): the
  * parsed policy, the layout of struct io_uring_bpf_ctx it is compiled

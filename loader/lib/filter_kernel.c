@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * filter_kernel.c - give compiled filters to the kernel, and ask it what
  * it has: IORING_REGISTER_BPF_FILTER (37, Linux 7.2+ with
@@ -73,7 +73,7 @@ static int scratch_ring(void)
 /* 1 the kernel's BTF has filters, 0 it has not, -1 no BTF to ask */
 static int btf_says(void)
 {
-	int r = iou_kernel_has("io_uring_bpf_filter", BTF_KIND_STRUCT);
+	int r = iou_kernel_has(IOU_KTYPE_FILTER);
 
 	return r < 0 ? -1 : r;
 }

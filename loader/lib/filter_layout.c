@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * filter_layout.c - where each field of struct io_uring_bpf_ctx is, and
  * what the opcodes are called: read from the running kernel's BTF (or a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * filter_policy.c - the policy language: parse a policy into rules, and
  * a reference evaluator of those rules (what the compiled programs must

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * filter_show.c - a compiled policy for people: each program
  * disassembled, every instruction with what it does in words, the field

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * geometry.c - the ring's facts a loop program reads from `const volatile`
  * globals, filled in before load from the ring it is bound to. One table:

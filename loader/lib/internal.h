@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /* internal.h - shared by the library's files; not installed */
 #ifndef __IOURING_BPF_INTERNAL_H
 #define __IOURING_BPF_INTERNAL_H
@@ -34,6 +34,9 @@ struct iouring_bpf {
 		size_t	len;
 	}			bufs[IOU_MAX_RES];
 	int			nbufs;
+	/* the verifier's log (log.c), from open to the end of load */
+	char			*obj_log;
+	char			*prog_log;
 };
 
 #define iou_fail iouring_bpf_errorf
@@ -58,14 +61,17 @@ void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
 		     const char *member, size_t *size);
 int int_put(void *p, size_t size, int is_signed, long long v);
 
-/* log.c: libbpf's messages */
-void iou_log_reset(void);
-const char *iou_log(void);
-/* the verifier's part of the log, last lines first trimmed to fit */
-void iou_log_verifier_tail(char *out, size_t len);
-/* the program libbpf says failed to load, and the verifier's reason */
-int iou_log_failed_prog(char *out, size_t len);
-int iou_log_verifier_reason(char *out, size_t len);
+/* log.c: the verifier's log of one object; libbpf's messages */
+#define IOU_VLOG_SIZE	(64 * 1024)	/* per program, and the object's */
+int iou_verbose(void);
+int iou_vlog_open(struct iouring_bpf *h, struct bpf_object_open_opts *opts);
+int iou_vlog_prepare(struct iouring_bpf *h);
+const char *iou_vlog_failed(const struct iouring_bpf *h,
+			    struct bpf_program **prog);
+void iou_vlog_free(struct iouring_bpf *h);
+/* the end of a verifier's log trimmed to fit, and the line saying why */
+void iou_log_verifier_tail(const char *log, char *out, size_t len);
+int iou_log_verifier_reason(const char *log, char *out, size_t len);
 
 /* geometry.c: the ring globals a loop program declares */
 struct iou_geo_name {
@@ -89,7 +95,16 @@ int iou_ring_params(int fd, struct io_uring_params *p,
 /* setvar.c */
 void iou_res_free(struct iouring_bpf *h);
 
-/* features.c */
-int iou_kernel_has(const char *name, int kind);
+/* features.c: the kernel's BTF, read once and freed (struct kfacts) */
+enum iou_ktype {
+	IOU_KTYPE_OP,		/* struct uring_bpf_ops: IORING_OP_BPF */
+	IOU_KTYPE_V3,		/* struct io_uring_ops: v3's loop hook */
+	IOU_KTYPE_FILTER,	/* struct io_uring_bpf_filter: filters */
+	IOU_KTYPE_NR
+};
+
+int iou_kernel_has(enum iou_ktype t);
+/* give freed heap (a BTF's) back to the kernel */
+void iou_heap_trim(void);
 
 #endif /* __IOURING_BPF_INTERNAL_H */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * iouring-bpf-filter.h - io_uring filters (mainline Linux 7.2+,
  * CONFIG_IO_URING_BPF): a policy, compiled to classic BPF, that decides
@@ -30,6 +30,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* exported from the library built with -fvisibility=hidden */
+#pragma GCC visibility push(default)
 
 struct iouring_bpf_error;
 struct iouring_bpf_filter;	/* a compiled policy */
@@ -104,6 +107,8 @@ struct iouring_bpf_filter_kinfo {
  * 0, or -errno if io_uring itself is unavailable.
  */
 int iouring_bpf_filter_probe(struct iouring_bpf_filter_kinfo *ki);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * iouring-bpf.h - libiouring-bpf: attach the project's io_uring BPF
  * programs (or your own .bpf.o) from an application. Build with
@@ -29,8 +29,13 @@
  * Ownership: a struct iouring_bpf is the caller's from open/attach to
  * close/detach; ring fds stay the caller's; pointers into the program
  * (iouring_bpf_var(), _section()) live as long as the handle; the program
- * table and the strings returned are static. Not thread-safe: one thread
- * per handle, and libbpf's log is process-wide.
+ * table and the strings returned are static. One thread per handle. The
+ * library leaves libbpf's print callback (process-wide) alone unless the
+ * application calls iouring_bpf_set_verbose(); the verifier's log of each
+ * object goes to a buffer of its own.
+ *
+ * License: LGPL-2.1 OR BSD-2-Clause (this header and loader/lib/); the
+ * BPF programs the library carries are GPL-2.0 (README, "License").
  */
 #ifndef __IOURING_BPF_LIB_H
 #define __IOURING_BPF_LIB_H
@@ -64,9 +69,27 @@
 #define IORING_BPF_BUF_TYPE_FIXED	2	/* buffer 1 only: buf_index */
 #endif
 
+/*
+ * The version of this header; iouring_bpf_version() says the library's.
+ * The shared library's soname is libiouring-bpf.so.MAJOR.
+ */
+#define IOURING_BPF_VERSION_MAJOR	0
+#define IOURING_BPF_VERSION_MINOR	2
+#define IOURING_BPF_VERSION_PATCH	0
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*
+ * The library is built with -fvisibility=hidden: what this header
+ * declares is its whole ABI (and the only symbols libiouring-bpf.so
+ * exports, all named iouring_bpf_*).
+ */
+#pragma GCC visibility push(default)
+
+/* "MAJOR.MINOR.PATCH" of the library in use (static storage) */
+const char *iouring_bpf_version(void);
 
 /* also the exit codes of the iouring-bpf CLI */
 enum iouring_bpf_status {
@@ -315,7 +338,15 @@ struct bpf_object *iouring_bpf_object(const struct iouring_bpf *h);
 struct bpf_link *iouring_bpf_link(const struct iouring_bpf *h);
 int iouring_bpf_struct_ops_map_fd(const struct iouring_bpf *h);
 
-/* libbpf messages: 1 = also print them to stderr as they come */
+/*
+ * libbpf's messages: installs the library's print callback in libbpf
+ * (process-wide: it replaces the application's, if it had set one).
+ * verbose 1: libbpf's messages go to stderr, and a program the verifier
+ * rejects has its whole log printed there too; 0: libbpf's messages are
+ * dropped (the errors in struct iouring_bpf_error remain). Without this
+ * call libbpf's print callback stays what the application (or libbpf's
+ * default, warnings to stderr) made it.
+ */
 void iouring_bpf_set_verbose(int verbose);
 
 /* fill err (may be NULL); returns -errnum (or -1 when errnum is 0) */
@@ -343,6 +374,8 @@ enum iouring_bpf_loop_api iouring_bpf_loop_binding(const struct iouring_bpf *h);
 /* the struct_ops type h uses: "uring_bpf_ops", "io_uring_ops" or
  * "io_uring_bpf_ops" */
 const char *iouring_bpf_ops_type(const struct iouring_bpf *h);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

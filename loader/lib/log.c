@@ -1,104 +1,106 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * log.c - keep libbpf's messages, print them too with -v. The verifier's
- * log comes through here when a program is rejected.
+ * log.c - the verifier's log of one object, and libbpf's messages.
+ *
+ * The verifier's log goes to buffers of the object, never through
+ * libbpf's print callback (process-wide, the application's): the
+ * object's own (bpf_object_open_opts.kernel_log_buf: its BTF, and any
+ * program without one) and one per program (bpf_program__set_log_buf()),
+ * so that the program the verifier refused is the one whose buffer is not
+ * empty. With log level 0, libbpf asks the kernel for a log only when a
+ * load fails, and retries that load with level 1 into the buffer given;
+ * the kernel (6.4+) keeps the end of a log that does not fit, which is
+ * where the reason is. The buffers live from open to the end of load.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
-static char *log_buf;
-static size_t log_len, log_cap;
 static int verbose;
-static int installed;
-
-static int grow(size_t need)
-{
-	size_t cap;
-	char *b;
-
-	if (log_len + need <= log_cap)
-		return 1;
-	cap = (log_cap ? log_cap * 2 : 16384) + need;
-	b = realloc(log_buf, cap);
-	if (!b)
-		return 0;
-	log_buf = b;
-	log_cap = cap;
-	return 1;
-}
 
 static int print_fn(enum libbpf_print_level level, const char *fmt,
 		    va_list args)
 {
-	va_list copy;
-	int n;
-
-	if (verbose) {
-		va_copy(copy, args);
-		vfprintf(stderr, fmt, copy);
-		va_end(copy);
-	}
-	if (level == LIBBPF_DEBUG)
-		return 0;
-	va_copy(copy, args);
-	n = vsnprintf(NULL, 0, fmt, copy);
-	va_end(copy);
-	if (n <= 0 || !grow(n + 1))
-		return 0;
-	vsnprintf(log_buf + log_len, log_cap - log_len, fmt, args);
-	log_len += n;
-	return 0;
-}
-
-static void install(void)
-{
-	if (!installed) {
-		libbpf_set_print(print_fn);
-		installed = 1;
-	}
+	return verbose ? vfprintf(stderr, fmt, args) : 0;
 }
 
 void iouring_bpf_set_verbose(int v)
 {
 	verbose = v;
-	install();
+	libbpf_set_print(print_fn);
 }
 
-void iou_log_reset(void)
+int iou_verbose(void)
 {
-	install();
-	log_len = 0;
-	if (log_buf)
-		log_buf[0] = '\0';
+	return verbose;
 }
 
-const char *iou_log(void)
+/* the object's buffer: before bpf_object__open_*() */
+int iou_vlog_open(struct iouring_bpf *h, struct bpf_object_open_opts *opts)
 {
-	return log_buf ? log_buf : "";
-}
-
-/* "libbpf: prog 'NAME': BPF program load failed: ...": NAME, 0 if found */
-int iou_log_failed_prog(char *out, size_t len)
-{
-	const char *log = iou_log(), *p, *q, *end;
-
-	out[0] = '\0';
-	end = strstr(log, "-- BEGIN PROG LOAD LOG --");
-	if (!end)
+	h->obj_log = calloc(1, IOU_VLOG_SIZE);
+	if (!h->obj_log)
 		return -1;
-	/* the last "prog '" before the verifier's log names its program */
-	for (p = NULL, q = log; (q = strstr(q, "prog '")) && q < end; q++)
-		p = q + strlen("prog '");
-	if (!p)
-		return -1;
-	q = strchr(p, '\'');
-	if (!q || q > end || (size_t)(q - p) >= len)
-		return -1;
-	memcpy(out, p, q - p);
-	out[q - p] = '\0';
+	opts->kernel_log_buf = h->obj_log;
+	opts->kernel_log_size = IOU_VLOG_SIZE;
+	opts->kernel_log_level = 0;
 	return 0;
+}
+
+/* one buffer per program: before bpf_object__load() */
+int iou_vlog_prepare(struct iouring_bpf *h)
+{
+	struct bpf_program *p;
+	size_t n = 0, i = 0;
+
+	bpf_object__for_each_program(p, h->obj)
+		n++;
+	free(h->prog_log);
+	/* calloc: zero pages the kernel writes only for a refused program */
+	h->prog_log = calloc(n ? n : 1, IOU_VLOG_SIZE);
+	if (!h->prog_log)
+		return -1;
+	bpf_object__for_each_program(p, h->obj) {
+		if (bpf_program__set_log_buf(p, h->prog_log + i * IOU_VLOG_SIZE,
+					     IOU_VLOG_SIZE))
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
+/*
+ * After a failed load: the log of the refused program (*prog: it), else
+ * the object's (*prog NULL: its BTF); NULL if the kernel wrote none.
+ */
+const char *iou_vlog_failed(const struct iouring_bpf *h,
+			    struct bpf_program **prog)
+{
+	struct bpf_program *p;
+	size_t i = 0;
+
+	*prog = NULL;
+	if (h->prog_log) {
+		bpf_object__for_each_program(p, h->obj) {
+			const char *l = h->prog_log + i++ * IOU_VLOG_SIZE;
+
+			if (l[0]) {
+				*prog = p;
+				return l;
+			}
+		}
+	}
+	return h->obj_log && h->obj_log[0] ? h->obj_log : NULL;
+}
+
+/* the kernel's log no longer needed: after load (libbpf loads once) */
+void iou_vlog_free(struct iouring_bpf *h)
+{
+	free(h->prog_log);
+	free(h->obj_log);
+	h->prog_log = NULL;
+	h->obj_log = NULL;
 }
 
 /* a statistics or instruction line of the verifier's log, not a reason */
@@ -117,19 +119,13 @@ static int verifier_noise(const char *l, size_t n)
 }
 
 /* the last line of the verifier's log that says why: 0 if found */
-int iou_log_verifier_reason(char *out, size_t len)
+int iou_log_verifier_reason(const char *log, char *out, size_t len)
 {
-	const char *log = iou_log(), *begin, *end, *l, *best = NULL;
+	const char *end = log + strlen(log), *l, *best = NULL;
 	size_t n, best_n = 0;
 
 	out[0] = '\0';
-	begin = strstr(log, "-- BEGIN PROG LOAD LOG --");
-	if (!begin || !(begin = strchr(begin, '\n')))
-		return -1;
-	end = strstr(begin, "-- END PROG LOAD LOG --");
-	if (!end)
-		end = begin + strlen(begin);
-	for (l = begin + 1; l < end; l += n + 1) {
+	for (l = log; l < end; l += n + 1) {
 		const char *nl = memchr(l, '\n', end - l);
 
 		n = nl ? (size_t)(nl - l) : (size_t)(end - l);
@@ -149,25 +145,13 @@ int iou_log_verifier_reason(char *out, size_t len)
 	return 0;
 }
 
-void iou_log_verifier_tail(char *out, size_t len)
+/* the end of the log (the failing instruction and the reason are there) */
+void iou_log_verifier_tail(const char *log, char *out, size_t len)
 {
-	const char *log = iou_log(), *begin, *end, *p;
+	const char *end = log + strlen(log), *p = log;
 	size_t n;
 
-	out[0] = '\0';
-	begin = strstr(log, "-- BEGIN PROG LOAD LOG --");
-	if (!begin)
-		return;
-	begin = strchr(begin, '\n');
-	if (!begin)
-		return;
-	begin++;
-	end = strstr(begin, "-- END PROG LOAD LOG --");
-	if (!end)
-		end = begin + strlen(begin);
-	/* keep the end: the failing instruction and the reason are there */
-	p = begin;
-	if ((size_t)(end - begin) >= len) {
+	if ((size_t)(end - log) >= len) {
 		p = end - (len - 1);
 		while (p < end && *p != '\n')
 			p++;

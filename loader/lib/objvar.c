@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * objvar.c - a program's globals and struct_ops members by name, through
  * the object's BTF. Before load the pointers are libbpf's initial images

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * programs.c - the built-in programs: name, source, description,
  * parameters with their help, and the embedded object (each skeleton

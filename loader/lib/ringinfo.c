@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * ringinfo.c - the layout of a ring the library did not create, given only
  * its fd: what io_uring_params told its creator. The entries come from

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * setup.c - rings for the programs: the flags each kind needs (attach.c
  * makes one to learn the layout of a ring the library did not make).

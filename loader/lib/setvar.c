@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * setvar.c - give a program's globals their values: any global of
  * .rodata, .data or .bss, by name, from a "NAME=VALUE" string.
