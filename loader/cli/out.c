@@ -96,8 +96,14 @@ int report_error(const char *cmd, const struct iouring_bpf_error *err)
 
 	if (err->detail[0] && status == IOURING_BPF_REJECTED && !cli_verbose)
 		hint = "run with -v for libbpf's full log";
-	/* the library's message names no source-tree command; we may */
-	else if (status == EXIT_NOFEATURE && cli_source_tree())
+	/*
+	 * The library's message names no source-tree command; we may, unless
+	 * the object was built for the other loop hook: its message names
+	 * the fix in the object (IOU_LOOP_OPS()), and another kernel of ours
+	 * would not help.
+	 */
+	else if (status == EXIT_NOFEATURE && cli_source_tree() &&
+		 !strstr(err->msg, "IOU_LOOP_OPS()"))
 		hint = filters ?
 		"from the source tree: kernel/vm-run --stock -- build/iouring-bpf ... (Debian's 7.2 kernel)" :
 		"from the source tree: make kernel; kernel/vm-run -- build/iouring-bpf ...";
