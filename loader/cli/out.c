@@ -92,29 +92,26 @@ int report_error(const char *cmd, const struct iouring_bpf_error *err)
 {
 	int status = err->status ? err->status : EXIT_FAIL;
 	int filters = cmd && (!strcmp(cmd, "filter") || !strcmp(cmd, "sandbox"));
-	char msg[sizeof(err->msg) + 100];
+	char line[sizeof(err->msg) + 100];
+	const char *msg = err->msg, *hint = NULL;
 
-	if (err->detail[0] && status == IOURING_BPF_REJECTED && !cli_verbose) {
-		cli_error(cmd, status, err->msg, err->detail,
-			  "run with -v for libbpf's full log");
-		return status;
-	}
+	if (err->detail[0] && status == IOURING_BPF_REJECTED && !cli_verbose)
+		hint = "run with -v for libbpf's full log";
 	/*
 	 * The library's message names no source-tree command; we may, on
 	 * the same line (a refusal is one line), unless the object was built
 	 * for the other loop hook: its message names the fix in the object
 	 * (IOU_LOOP_OPS()), and another kernel of ours would not help.
 	 */
-	if (status == EXIT_NOFEATURE && cli_source_tree() &&
-	    !strstr(err->msg, "IOU_LOOP_OPS()")) {
-		snprintf(msg, sizeof(msg), "%s; from the source tree: %s", err->msg,
+	else if (status == EXIT_NOFEATURE && cli_source_tree() &&
+		 !strstr(err->msg, "IOU_LOOP_OPS()")) {
+		snprintf(line, sizeof(line), "%s; from the source tree: %s", err->msg,
 			 filters ?
 			 "kernel/vm-run --stock -- build/iouring-bpf ... (Debian's 7.2 kernel)" :
 			 "make kernel; kernel/vm-run -- build/iouring-bpf ...");
-		cli_error(cmd, status, msg, err->detail, NULL);
-		return status;
+		msg = line;
 	}
-	cli_error(cmd, status, err->msg, err->detail, NULL);
+	cli_error(cmd, status, msg, err->detail, hint);
 	return status;
 }
 
