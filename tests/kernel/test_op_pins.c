@@ -1339,7 +1339,8 @@ int main(int argc, char **argv)
 	/*
 	 * Long form only: it takes about a million pins (minutes under
 	 * emulation), and its setup (one shmem page mapped 16,384 times)
-	 * did not alias on the debug kernel yet: not a verdict on patch 0046.
+	 * did not alias on the debug kernel yet: not a verdict on the
+	 * refcount bound of patch 0033.
 	 */
 	if (cfg == &cfg_long)
 		RUN(t_refcount_overflow_refused);
