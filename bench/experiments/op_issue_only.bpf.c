@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * op_issue_only - bench experiment: an IORING_OP_BPF op with issue_fn
- * only, which just returns 0. With kernel patch 0040 an op without
+ * only, which just returns 0. With kernel patch 0036 an op without
  * prep_fn is called once per request (no prep trampoline) and, without
  * fail_fn and cleanup_fn, its requests skip the cleanup path: what is
  * left over IORING_OP_NOP is one trampoline and the op's lookup. Before
- * 0040 its requests fail with -EOPNOTSUPP.
+ * 0036 its requests fail with -EOPNOTSUPP.
  *
  *   iouring-bpf bench op-overhead --prog build/bench-experiments/op_issue_only.bpf.o
  */

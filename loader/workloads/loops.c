@@ -13,7 +13,7 @@
  * each hook returns.
  *
  * Delayed completions are reads of timerfds, not IORING_OP_TIMEOUT, so that
- * the workloads also run on a kernel without patch 0028: there, a completed
+ * the workloads also run on a kernel without patch 0026: there, a completed
  * timeout request made the wait loop consider itself woken for the rest of
  * that wait, and a program returning WAIT was called again in a busy loop.
  */

@@ -3,7 +3,7 @@
  * loop_noprog.bpf.c - an io_uring_ops map with no loop program, only
  * ring_fd (set by the test before load). Every function member of a
  * struct_ops map may be left out; the wait calls ->loop unconditionally,
- * so the kernel must refuse this map (-EINVAL, patch 0032) rather than
+ * so the kernel must refuse this map (-EINVAL, patch 0030) rather than
  * attach it and call address 0 on the next GETEVENTS
  * (test_loop/no_loop_program_refused).
  */

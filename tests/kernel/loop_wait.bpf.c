@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * loop_wait.bpf.c - loop programs for test_loop_wait: how the CQ wait
- * calls the program (patches 0027-0031).
+ * calls the program (patches 0021, 0026-0029).
  *
  * User space fills the ring layout and the mode into .rodata before load,
  * sets the struct_ops map's ring_fd, loads, attaches. Modes:
@@ -17,7 +17,7 @@
  *   W_KEEP        WAIT, leaving ls as the kernel set it: cq_tail = CQ head
  *                 + min_complete, timeout = the EXT_ARG timeout.
  * worker_state, a task iterator, reports the io-wq workers of process
- * `tgid` and their migrate_disable() count (patch 0031).
+ * `tgid` and their migrate_disable() count (patch 0029).
  */
 #include "t_common.bpf.h"
 

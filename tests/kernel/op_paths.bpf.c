@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * op_paths.bpf.c - one IORING_OP_BPF op per way the kernel can call its
- * programs, for test_op_paths. Since patch 0043 a non-sleepable prep_fn or
+ * programs, for test_op_paths. Since patch 0038 a non-sleepable prep_fn or
  * issue_fn is run directly (bpf_prog_run() under rcu_read_lock()), a
  * sleepable one through its trampoline under SRCU, and a request with a
  * plain buffer for a non-sleepable issue_fn is prepared on the slow path

@@ -5,27 +5,37 @@
  * lacks them (an oops under uring_lock hangs the VM).
  *
  *   FIX_LOOP_REQUIRED         a loop ops map without .loop is refused
- *                             (kernel patch 0032: -EINVAL when the map is
+ *                             (kernel patch 0030: -EINVAL when the map is
  *                             loaded). Probed by the row itself: loading
  *                             and registering such a map is harmless, only
  *                             waiting on the ring afterwards oopses, so if
  *                             it registers, the row unregisters at once and
  *                             fails without entering the ring.
- *   FIX_MEMCPY_NON_SLEEPABLE  io_uring_bpf_req_memcpy() is no longer
- *                             KF_SLEEPABLE (patch 0036). Probed by loading
- *                             a non-sleepable program that calls it.
+ *   FIX_MEMCPY_NON_SLEEPABLE  io_uring_bpf_req_memcpy() is safe in
+ *                             non-sleepable programs (patch 0033). Probed
+ *                             by loading a non-sleepable program that calls
+ *                             it: refused only by a KF_SLEEPABLE kfunc, an
+ *                             earlier form of the fix that kernels built
+ *                             before the series was folded (2026-12-04,
+ *                             kernel/README.md) carry.
  *   FIX_PREP_OPTIONAL         an op without prep_fn runs its requests (patch
- *                             0040; before it they failed -EOPNOTSUPP).
+ *                             0036; before it they failed -EOPNOTSUPP).
  *                             Probed by the rows themselves: running them
  *                             is harmless either way, they just fail.
  *   FIX_MEMCPY_NULL_DESC      the memcpy kfunc refuses NULL descriptors with
- *                             -EINVAL (patch 0033). Nothing can be run to
- *                             find out: without the fix it oopses. Our
- *                             kernels are built from a prefix of
- *                             kernel/patches/series, and 0033 comes before
- *                             0036: a kernel with 0036 has 0033. So the
- *                             probe is 0036's, and a kernel older than 0036
- *                             never runs these rows.
+ *                             -EINVAL (patch 0031). Nothing can be run to
+ *                             find out: without the fix it oopses. So the
+ *                             probe is FIX_MEMCPY_NON_SLEEPABLE's: right on
+ *                             the full series and on the kernels built
+ *                             from a prefix of the series as it was before
+ *                             the fold (old 0033 came before old 0036, and
+ *                             old 0026-0035 made the kfunc KF_SLEEPABLE).
+ *                             A kernel of a prefix of today's series that
+ *                             ends before 0031, or of the old one before
+ *                             old 0026, loads the probe's program as the
+ *                             posting did, lacks the fix and oopses in
+ *                             these rows: such kernels must skip
+ *                             test_hostile.
  */
 #ifndef TESTS_KERNEL_T_FIXES_H
 #define TESTS_KERNEL_T_FIXES_H
@@ -47,13 +57,13 @@ static inline const char *t_fix_name(enum t_fix f)
 {
 	switch (f) {
 	case FIX_LOOP_REQUIRED:
-		return "0032 (loop ops without .loop refused)";
+		return "0030 (loop ops without .loop refused)";
 	case FIX_MEMCPY_NULL_DESC:
-		return "0033 (memcpy: NULL descriptors give -EINVAL)";
+		return "0031 (memcpy: NULL descriptors give -EINVAL)";
 	case FIX_MEMCPY_NON_SLEEPABLE:
-		return "0036 (memcpy from non-sleepable programs)";
+		return "0033 (memcpy from non-sleepable programs)";
 	case FIX_PREP_OPTIONAL:
-		return "0040 (ops without prep_fn run)";
+		return "0036 (ops without prep_fn run)";
 	default:
 		return "none";
 	}
@@ -85,7 +95,7 @@ static inline void t_fixes_probe(void)
 	t_fix_have[FIX_LOOP_REQUIRED] = true;
 	t_fix_have[FIX_PREP_OPTIONAL] = true;
 	t_fix_have[FIX_MEMCPY_NON_SLEEPABLE] = t_probe_memcpy_non_sleepable();
-	/* 0033 precedes 0036 in the series (see above) */
+	/* the full series has both (see above) */
 	t_fix_have[FIX_MEMCPY_NULL_DESC] = t_fix_have[FIX_MEMCPY_NON_SLEEPABLE];
 	printf("# kernel fixes: %s: %s; %s: %s\n",
 	       t_fix_name(FIX_MEMCPY_NON_SLEEPABLE),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_loop_wait - how io_uring_enter()'s CQ wait runs a loop program
- * (patches 0027-0031): the first call comes before the first sleep, a
+ * (patches 0021, 0026-0029): the first call comes before the first sleep, a
  * completed IORING_OP_TIMEOUT doesn't turn the sleep into a spin, the loop
  * timeout holds when the program keeps asking to be called again, and an
  * io-wq worker forked from inside the (sleepable) program can migrate.
@@ -86,7 +86,7 @@ static int lw_enter(struct lw *l, unsigned int to_submit, unsigned int min,
 
 /*
  * min_complete 1 with nothing in flight: only the program can make the
- * CQE come, so it must run before the task sleeps (0027). Without that
+ * CQE come, so it must run before the task sleeps (0021). Without that
  * fix the task slept until the 2 s timeout and the program never ran.
  */
 static void t_program_runs_before_first_sleep(void)
@@ -112,7 +112,7 @@ static void t_program_runs_before_first_sleep(void)
  * The program always waits for one CQE more, until its 300 ms timeout. An
  * IORING_OP_TIMEOUT of 20 ms completes during the wait: the program sees
  * that CQE and waits on. The task must sleep again, not spin calling the
- * program until the timeout (0028: without it, io_should_wake() kept
+ * program until the timeout (0026: without it, io_should_wake() kept
  * seeing the completed timeout and the sleep never slept).
  */
 static void t_completed_timeout_does_not_spin(void)
@@ -146,7 +146,7 @@ out:
 /*
  * The program keeps asking to be called again at once (its target is the
  * CQ tail as it is) with ls->timeout = now + 100 ms. The wait never sleeps,
- * so the timeout must be checked between calls (0029): -ETIME after
+ * so the timeout must be checked between calls (0027): -ETIME after
  * 100 ms. Without that fix only a signal ended the wait.
  */
 static void t_spin_honours_timeout(void)
@@ -191,7 +191,7 @@ static void t_ext_arg_timeout(void)
 /*
  * The program queues IOSQE_ASYNC NOPs, so io-wq forks a worker while the
  * sleepable program runs with migration disabled. The worker must not
- * inherit that (0031): a task iterator reads each worker's
+ * inherit that (0029): a task iterator reads each worker's
  * migration_disabled. Without the fix it is 1 for good, and the debug
  * kernel warns in set_task_cpu() when the worker is moved.
  */

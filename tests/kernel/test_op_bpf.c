@@ -637,7 +637,7 @@ static void t_incomplete_ops(void)
 		int i0 = skel->bss->nop_issue_calls;
 
 		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOPREP, 0, 0, 0), 0, 0,
-			      "op without prep_fn (issue_fn runs, patch 0040)");
+			      "op without prep_fn (issue_fn runs, patch 0036)");
 		CHECK_BPF_RES(&r, T_BPF_OP_FLAGS(ID_NOPREP, 0, 0, 0), IOSQE_ASYNC, 0,
 			      "op without prep_fn, IOSQE_ASYNC");
 		CHECK_EQ(skel->bss->nop_issue_calls - i0, 2, "its issue_fn calls");
@@ -691,7 +691,7 @@ static void t_verifier_rejects_bad_writes(void)
 /*
  * An IORING_OP_BPF request waits in a link behind a POLL_ADD on a pipe (it
  * was prepared at submit time). The op is unregistered meanwhile, and the
- * id is free at once: requests hold no reference on their op (patch 0039).
+ * id is free at once: requests hold no reference on their op (patch 0015).
  * When the pipe is written, the request is issued and completes with
  * -ECANCELED, without running the old op's issue_fn (safely: the VM
  * runner catches KASAN/lockdep reports). test_op_trust does the same from
@@ -817,8 +817,9 @@ out_leak:
 /*
  * A prepared request (linked behind a 10 s timeout) is cancelled when its
  * ring is closed, after the op was unregistered: the id can be registered
- * again (at once since patch 0039; before it, after the asynchronous ring
- * teardown released the request's reference: polls for up to 10 s).
+ * again at once (patch 0015: requests hold no reference on their op; with
+ * a reference per request it was free only after the asynchronous ring
+ * teardown released it, so the test polls for up to 10 s).
  */
 static void t_ring_exit_with_queued_request(void)
 {

@@ -911,7 +911,8 @@ static void untouched_cases(void)
  * written for the posted series call it. Such a program runs under
  * rcu_read_lock() and must not fault: the kernel pins the request's plain
  * buffers at prep and the kfunc copies between pinned pages. The program
- * must load (patch 0026 made the verifier refuse it), copy the right bytes
+ * must load (patch 0033; a KF_SLEEPABLE kfunc, an earlier form of the fix,
+ * made the verifier refuse it), copy the right bytes
  * into pages user space never touched, plain and fixed, inline and from
  * io-wq, and leave no lockdep or might_sleep report (the VM run scans the
  * debug kernel's log). Also: a read-only destination and a plain buffer
@@ -1045,7 +1046,7 @@ static void t_sleepable_untouched_pages(void)
 /*
  * Only prep_fn and issue_fn may be sleepable: fail_fn and cleanup_fn are
  * called from completion and freeing paths that may not sleep (patch
- * 0026). The object's sleepable prep_fn loads first, so the refusal must
+ * 0025). The object's sleepable prep_fn loads first, so the refusal must
  * name cleanup_fn.
  */
 static void t_sleepable_only_prep_and_issue(void)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_op_paths - every way the kernel calls an op's programs gives the
- * same results (kernel patch 0043: non-sleepable prep_fn and issue_fn run
+ * same results (kernel patch 0038: non-sleepable prep_fn and issue_fn run
  * without their trampolines, sleepable ones through them under SRCU).
  *
  *   every_path     the six ops of op_paths.bpf.c (prep_fn non-sleepable,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_op_trust - an unprivileged process can't keep a global op id from
- * its owner (issue 9 item 3, kernel patch 0039; the trust model is in
+ * its owner (issue 9 item 3, kernel patch 0015; the trust model is in
  * docs/kernel-abi.md, IORING_OP_BPF "Behaviour").
  *
  * A child drops to uid/gid 65534, sets up an IORING_SETUP_BPF ring (no
@@ -17,8 +17,9 @@
  *   ring_closed_with_queued_request  the child is killed instead: its ring
  *                                is closed with the request queued
  *
- * Without patch 0039 the re-registration fails with -EBUSY until the
- * child is gone, and the queued request runs the old op's programs.
+ * With a reference per request instead (as the series had it before
+ * 0015 took its final form) the re-registration failed with -EBUSY until
+ * the child was gone, and the queued request ran the old op's programs.
  * Programs: op_trust.bpf.c.
  */
 #include <grp.h>

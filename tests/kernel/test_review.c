@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_review - lifetime and locking defects found in review of the posted
- * series (kernel/README.md, patches 0020, 0024, 0025), each checked here by
+ * series (kernel/README.md, patches 0020, 0024, 0013), each checked here by
  * a test that fails, hangs or makes the debug kernel report without its fix:
  *
  *   fixed_buf_unregister_inflight  (0020) buffers unregistered while an
@@ -9,7 +9,7 @@
  *       the request still copies the right bytes, and KASAN sees nothing
  *   same_ops_two_rings             (0024) one struct_ops map attached twice,
  *       ring_fd meanwhile naming another ring: the second attach is -EBUSY
- *   rdisabled_enabled_elsewhere    (0025) a ring created R_DISABLED by one
+ *   rdisabled_enabled_elsewhere    (0013) a ring created R_DISABLED by one
  *       thread and enabled by another, whose first use of the ring is a wait
  *       running a loop program that submits: completes, no self-deadlock
  *
