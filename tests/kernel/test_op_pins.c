@@ -1357,13 +1357,7 @@ int main(int argc, char **argv)
 
 	RUN(t_memlock_bounds_pins);
 	RUN(t_kernel_memory_charged);
-	/*
-	 * Long form only: completing the ~1M pins it queues in one batch
-	 * runs longer than the soft-lockup watchdog's 20 s on the debug
-	 * kernel under emulation (kernel/README.md, known issues).
-	 */
-	if (cfg == &cfg_long)
-		RUN(t_refcount_overflow_refused);
+	RUN(t_refcount_overflow_refused);
 	RUN(t_buffer_changed_after_prep);
 	RUN(t_thp_fixed_buffer_copy);
 
