@@ -443,3 +443,25 @@ struct uring_bpf_ops op_mc_in_prep = {
 	.prep_fn = (void *)mc_prep,
 	.issue_fn = (void *)h_issue,
 };
+
+/*
+ * t_fixes.h's probe of patch 0033: the kfunc called by a sleepable
+ * program inside bpf_rcu_read_lock(). 0033 makes the kfunc sleepable
+ * for sleepable programs, so the verifier refuses this; the kfunc as
+ * posted carries no flag and it loads. Never attached.
+ */
+extern void bpf_rcu_read_lock(void) __ksym;
+extern void bpf_rcu_read_unlock(void) __ksym;
+
+SEC("struct_ops.s/issue_fn")
+int BPF_PROG(mc_sleepable_in_rcu, struct uring_bpf_data *data)
+{
+	struct bpf_req_mem_desc d = { .buf_id = 2 }, s = { .buf_id = 1 };
+	int ret;
+
+	bpf_rcu_read_lock();
+	ret = io_uring_bpf_req_memcpy(data, &d, &s, MC_LEN);
+	bpf_rcu_read_unlock();
+	return ret < 0 ? ret : 0;
+}
+MC_OPS(op_mc_sleepable_in_rcu, 148, mc_sleepable_in_rcu);

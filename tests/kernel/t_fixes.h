@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * t_fixes.h - which of the kernel fixes of issue 9 the running kernel has,
+ * t_fixes.h - which of the kernel fixes the running kernel has,
  * found out without running anything that would oops on a kernel that
  * lacks them (an oops under uring_lock hangs the VM).
  *
@@ -13,11 +13,15 @@
  *                             fails without entering the ring.
  *   FIX_MEMCPY_NON_SLEEPABLE  io_uring_bpf_req_memcpy() is safe in
  *                             non-sleepable programs (patch 0033). Probed
- *                             by loading a non-sleepable program that calls
- *                             it: refused only by a KF_SLEEPABLE kfunc, an
- *                             earlier form of the fix that kernels built
- *                             before the series was folded (2026-12-04,
- *                             kernel/README.md) carry.
+ *                             by loading two programs: a non-sleepable one
+ *                             calling the kfunc must load (kernels built
+ *                             before the series was folded, 2026-12-04,
+ *                             kernel/README.md, refused it from old 0026
+ *                             to old 0035, an earlier form of the fix), and
+ *                             a sleepable one calling it inside
+ *                             bpf_rcu_read_lock() must be refused (0033
+ *                             makes the kfunc sleepable for sleepable
+ *                             programs; as posted it carries no flag).
  *   FIX_PREP_OPTIONAL         an op without prep_fn runs its requests (patch
  *                             0036; before it they failed -EOPNOTSUPP).
  *                             Probed by the rows themselves: running them
@@ -25,17 +29,12 @@
  *   FIX_MEMCPY_NULL_DESC      the memcpy kfunc refuses NULL descriptors with
  *                             -EINVAL (patch 0031). Nothing can be run to
  *                             find out: without the fix it oopses. So the
- *                             probe is FIX_MEMCPY_NON_SLEEPABLE's: right on
- *                             the full series and on the kernels built
- *                             from a prefix of the series as it was before
- *                             the fold (old 0033 came before old 0036, and
- *                             old 0026-0035 made the kfunc KF_SLEEPABLE).
- *                             A kernel of a prefix of today's series that
- *                             ends before 0031, or of the old one before
- *                             old 0026, loads the probe's program as the
- *                             posting did, lacks the fix and oopses in
- *                             these rows: such kernels must skip
- *                             test_hostile.
+ *                             probe is FIX_MEMCPY_NON_SLEEPABLE's, which
+ *                             comes after it in the series and in the old
+ *                             one (old 0033 before old 0036): a kernel of
+ *                             any prefix of either that passes the probe
+ *                             has 0031; one that ends before it fails the
+ *                             probe, and its rows are skipped.
  */
 #ifndef TESTS_KERNEL_T_FIXES_H
 #define TESTS_KERNEL_T_FIXES_H
@@ -69,8 +68,12 @@ static inline const char *t_fix_name(enum t_fix f)
 	}
 }
 
-/* does a non-sleepable issue_fn calling the memcpy kfunc load? */
-static inline bool t_probe_memcpy_non_sleepable(void)
+/*
+ * Does hostile_op's struct_ops map @name (and its programs) load? If not
+ * and @why is given, was it refused with a verifier log containing @why?
+ */
+static inline bool t_probe_loads(const char *name, const char *why,
+				 bool *refused_why)
 {
 	struct hostile_op *s = hostile_op__open();
 	struct bpf_map *m;
@@ -81,11 +84,26 @@ static inline bool t_probe_memcpy_non_sleepable(void)
 	bpf_object__for_each_map(m, s->obj)
 		if ((bpf_map__type(m) == BPF_MAP_TYPE_STRUCT_OPS))
 			bpf_map__set_autocreate(m, !strcmp(bpf_map__name(m),
-							   "op_mc_nonsleepable"));
+							   name));
 	ok = hostile_op__load(s) == 0;
+	if (why)
+		*refused_why = !ok && strstr(t_libbpf_log(), why);
 	hostile_op__destroy(s);
 	t_libbpf_log_reset();
 	return ok;
+}
+
+/* refused for another reason than 0033's: not a kernel we know; no fix */
+static inline bool t_probe_memcpy_non_sleepable(void)
+{
+	bool in_rcu_refused = false;
+
+	if (!t_probe_loads("op_mc_nonsleepable", NULL, NULL))
+		return false;
+	t_probe_loads("op_mc_sleepable_in_rcu",
+		      "is sleepable within rcu_read_lock region",
+		      &in_rcu_refused);
+	return in_rcu_refused;
 }
 
 static inline void t_fixes_probe(void)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_op_pins - what a queued IORING_OP_BPF request may hold, and what
- * it copies (issue 21).
+ * it copies.
  *
  * A request for an op whose issue_fn is not sleepable pins its plain
  * buffers at prep and holds them until it is done; anyone with an
