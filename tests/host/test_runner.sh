@@ -1,4 +1,5 @@
 #!/bin/bash
+# test-timeout: 600
 # tests/run on a fake test tree: one line per test, SKIP with its reason,
 # failing output shown, -t filters, --list, the exact summary line, exit 1
 # on failure and 0 without; the "kernels:" marker of VM tests (stock:
@@ -54,9 +55,18 @@ rc=0; out=$(run --host-only -t ok,skip) || rc=$?
 rc=0; out=$(run --host-only -v -t 'host/test_o*') || rc=$?
 grep -qx "fine" <<<"$out" || { echo "FAIL: -v does not show output: $out"; fail=1; }
 
-out=$(run --list 2>"$T/list.err")
+# by default: ours, stock, and mainline only if its kernel is built (an
+# empty cache here, the real one below)
+out=$(IOURING_BPF_CACHE=$T/cache run --list 2>"$T/list.err")
 want=$(printf 'host/test_bad\nhost/test_cwd\nhost/test_ok\nhost/test_skip\ndata/test_data\nkernel/test_bin\nkernel/test_both\nkernel/test_in_vm\nkernel/test_odd\nstock:kernel/test_bin\nstock:kernel/test_both\nstock:kernel/test_stockonly')
 [ "$out" = "$want" ] || { echo "FAIL: --list:"; echo "$out"; fail=1; }
+if "$ROOT/kernel/mainline/build" --print-dir --no-build >/dev/null 2>&1; then
+	out=$(run --list 2>/dev/null)
+	[ "$out" = "$want"$'\n'"$(printf 'mainline:kernel/test_bin\nmainline:kernel/test_both\nmainline:kernel/test_stockonly')" ] ||
+		{ echo "FAIL: --list with the mainline kernel built:"; echo "$out"; fail=1; }
+else
+	echo "note: the mainline kernel is not built: its default run is not checked"
+fi
 grep -q "test_odd.sh: unknown kernel 'mars'" "$T/list.err" || { echo "FAIL: no warning for kernels: mars"; fail=1; }
 out=$(run --vm-only --list --kernel ours 2>/dev/null)
 [ "$out" = "$(printf 'data/test_data\nkernel/test_bin\nkernel/test_both\nkernel/test_in_vm\nkernel/test_odd')" ] ||
@@ -102,6 +112,14 @@ echo "the fake known bug"; exit 78'
 else
 	echo "note: the stock kernel is not fetched (make stock-kernel): its boot is not tried"
 fi
+
+# The mainline kernel not built: one SKIP saying how, unless -t chose tests.
+rc=0
+mkdir -p "$T/host-only/host"
+out=$(IOURING_BPF_CACHE=$T/cache IOURING_BPF_TESTS_DIR=$T/host-only "$ROOT/tests/run" --vm-only 2>/dev/null) || rc=$?
+grep -q '^SKIP mainline/boot: .*kernel/mainline/build builds it' <<<"$out" &&
+	[ "$(tail -n 1 <<<"$out")" = "Summary: 0 passed, 0 failed, 1 skipped" ] && [ $rc = 0 ] ||
+	{ echo "FAIL: unbuilt mainline kernel (exit $rc):"; echo "$out"; fail=1; }
 
 # Exit 78 (an expected failure) outside the stock kernel: a FAIL.
 mkdir -p "$T/x/host"
