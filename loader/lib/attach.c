@@ -554,45 +554,6 @@ void iouring_bpf_close(struct iouring_bpf *h)
 	free(h);
 }
 
-int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
-		      const struct io_uring_params *p,
-		      const char *const *params, struct iouring_bpf_error *err)
-{
-	int ret;
-
-	for (; params && *params; params++) {
-		ret = iouring_bpf_set(h, *params, err);
-		if (ret)
-			return ret;
-	}
-	ret = iouring_bpf_check_kernel(h, err);
-	if (!ret && h->kind == IOURING_BPF_KIND_LOOP)
-		ret = iouring_bpf_set_ring(h, ring_fd, p, err);
-	if (!ret)
-		ret = iouring_bpf_load(h, err);
-	if (!ret)
-		ret = iouring_bpf_attach_link(h, err);
-	return ret;
-}
-
-struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
-				       const char *const *params,
-				       struct iouring_bpf_error *err)
-{
-	struct iouring_bpf *h = iouring_bpf_open(prog, err);
-
-	if (h && iouring_bpf_start(h, ring_fd, NULL, params, err)) {
-		iouring_bpf_close(h);
-		return NULL;
-	}
-	return h;
-}
-
-void iouring_bpf_detach(struct iouring_bpf *h)
-{
-	iouring_bpf_close(h);
-}
-
 enum iouring_bpf_kind iouring_bpf_kind(const struct iouring_bpf *h)
 {
 	return h->kind;

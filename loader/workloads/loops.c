@@ -66,8 +66,8 @@ int args_nop_chain(struct run_ctx *rc)
 	struct iou_nop_chain s;
 
 	RC_VIEW(rc, &s, rodata);
-	return (rc->count >= 0 && RC_SET(rc, s.rodata, nr, rc->count)) ||
-	       (rc->depth >= 0 && RC_SET(rc, s.rodata, depth, rc->depth));
+	return (rc->count >= 0 ? RC_SET(rc, s.rodata, nr, rc->count) : 0) ?:
+	       (rc->depth >= 0 ? RC_SET(rc, s.rodata, depth, rc->depth) : 0);
 }
 
 int run_nop_chain(struct run_ctx *rc)
@@ -159,29 +159,31 @@ int setup_copy(struct run_ctx *rc)
 	int p[2];
 
 	if (block <= 0 || block > (64 << 20)) {
-		fprintf(stderr, "iouring-bpf run: copy: block must be 1..64M\n");
-		return -1;
+		return rc_fail(rc, IOURING_BPF_USAGE, ERANGE,
+			       "block=%lld: must be 1..64M", block);
 	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return -1;
+		return rc_fail(rc, IOURING_BPF_FAIL, ENOMEM, "out of memory");
 	rc->priv = s;
 	s->in = s->out = -1;
 	s->buf = aligned_alloc(4096, (block + 4095) / 4096 * 4096);
 	snprintf(s->dir, sizeof(s->dir), "%s/iouring-bpf-copy-XXXXXX", tmp);
 	if (!s->buf || !mkdtemp(s->dir)) {
-		fprintf(stderr, "iouring-bpf run: copy: cannot make a directory in %s: %s (set TMPDIR)\n",
-			tmp, strerror(errno));
-		return -1;
+		return rc_fail(rc, IOURING_BPF_FAIL, errno,
+			       "cannot make a directory in %s: %s (set TMPDIR)",
+			       tmp, strerror(errno));
 	}
 	snprintf(s->src, sizeof(s->src), "%s/src", s->dir);
 	snprintf(s->dst, sizeof(s->dst), "%s/dst", s->dir);
 	if (stream) {
 		if (pipe(p))
-			return -1;
+			return rc_fail(rc, IOURING_BPF_FAIL, errno, "pipe: %s",
+				       strerror(errno));
 		s->child = fork();
 		if (s->child < 0)
-			return -1;
+			return rc_fail(rc, IOURING_BPF_FAIL, errno, "fork: %s",
+				       strerror(errno));
 		if (s->child == 0) {
 			close(p[0]);
 			close(rc->ring.fd);
@@ -196,14 +198,17 @@ int setup_copy(struct run_ctx *rc)
 
 		if (fd < 0 || !data) {
 			free(data);
-			return -1;
+			return rc_fail(rc, IOURING_BPF_FAIL, errno,
+				       "cannot create %s: %s", s->src,
+				       strerror(errno));
 		}
 		for (size_t i = 0; i < COPY_FILE_SIZE; i++)
 			data[i] = pattern(i);
 		if (write(fd, data, COPY_FILE_SIZE) != COPY_FILE_SIZE) {
 			free(data);
 			close(fd);
-			return -1;
+			return rc_fail(rc, IOURING_BPF_FAIL, EIO,
+				       "cannot write %s", s->src);
 		}
 		free(data);
 		s->in = fd;
@@ -211,12 +216,11 @@ int setup_copy(struct run_ctx *rc)
 	}
 	s->out = open(s->dst, O_CREAT | O_RDWR | O_TRUNC, 0600);
 	if (s->out < 0)
-		return -1;
-	if (RC_SET(rc, k.rodata, fd_in, s->in) ||
-	    RC_SET(rc, k.rodata, fd_out, s->out) ||
-	    RC_SET(rc, k.rodata, buf, (long long)(unsigned long)s->buf))
-		return -1;
-	return 0;
+		return rc_fail(rc, IOURING_BPF_FAIL, errno, "cannot create %s: %s",
+			       s->dst, strerror(errno));
+	return RC_SET(rc, k.rodata, fd_in, s->in) ?:
+	       RC_SET(rc, k.rodata, fd_out, s->out) ?:
+	       RC_SET(rc, k.rodata, buf, (long long)(unsigned long)s->buf);
 }
 
 int run_copy(struct run_ctx *rc)

@@ -4,6 +4,7 @@
  * program (ops.c, loops.c), and what they share: result lines, checks,
  * the program's globals.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,23 @@ const struct workload workloads[IOURING_BPF_NR_PROGS] = {
 	[IOURING_BPF_PROG_CQ_STATS] = { .setup = setup_cq_stats,
 		.run = run_cq_stats },
 };
+
+int rc_ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
+		 struct io_uring_params *p, struct iouring_bpf_error *err)
+{
+	int ret;
+
+	p->cq_entries = RC_RING_CQ;
+	*fd = iouring_bpf_ring_setup(kind, RC_RING_SQ, p, err);
+	if (*fd < 0)
+		return *fd;
+	ret = ring_init_fd(r, *fd, p);
+	if (ret)
+		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, ret,
+					  "cannot map the ring: %s",
+					  strerror(-ret));
+	return 0;
+}
 
 long long now_ns(void)
 {
@@ -88,11 +106,23 @@ void *rc_section(struct run_ctx *rc, const char *sec, size_t size, size_t align)
 	return p;
 }
 
+int rc_fail(struct run_ctx *rc, int status, int errnum, const char *fmt, ...)
+{
+	char msg[sizeof(rc->err->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return iouring_bpf_errorf(rc->err, status, errnum, "%s: %s",
+				  rc->prog->name, msg);
+}
+
 int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size)
 {
-	fprintf(stderr, "iouring-bpf run: %s: %s=%lld does not fit its %zu-byte variable\n",
-		rc->prog->name, name, v, size);
-	return -1;
+	return rc_fail(rc, IOURING_BPF_USAGE, ERANGE,
+		       "%s=%lld does not fit its %zu-byte variable", name, v,
+		       size);
 }
 
 int rc_check_eq(struct run_ctx *rc, const char *name, long long v,

@@ -13,9 +13,13 @@
 
 #define RUN_MAX_OUT	64
 
+struct workload;
+
 struct run_ctx {
 	const struct iouring_bpf_prog *prog;
+	const struct workload	*w;
 	struct iouring_bpf	*h;
+	struct iouring_bpf_error *err;	/* args, setup: why they failed */
 	struct ring		ring;
 	long long		count;		/* --count, or -1 */
 	long long		depth;		/* --depth, or -1 */
@@ -55,7 +59,7 @@ int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
 				  __alignof__(*(skel)->sec)))
 void *rc_section(struct run_ctx *rc, const char *sec, size_t size,
 		 size_t align);
-/* set a parameter before load: 0, or -1 and a message if v does not fit */
+/* set a parameter before load: 0, or -ERANGE and rc->err if v does not fit */
 #define RC_SET(rc, view, f, v) \
 	((long long)((view)->f = (v)) == (v) ? 0 : \
 	 rc_unfit(rc, #f, v, sizeof((view)->f)))
@@ -73,11 +77,29 @@ __u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags);
 /* submit everything queued and reap n CQEs into cqes[] (NULL: count only) */
 int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n);
 long long now_ns(void);
+/*
+ * the ring `run` makes for a program of this kind (RC_RING_SQ SQ,
+ * RC_RING_CQ CQ entries), mapped into r: the body of the ring callback
+ * of iouring_bpf_start_opts()
+ */
+#define RC_RING_SQ	64
+#define RC_RING_CQ	256
+int rc_ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
+		 struct io_uring_params *p, struct iouring_bpf_error *err);
+
+/* a failure of args or setup: rc->err filled, a negative errno returned */
+int rc_fail(struct run_ctx *rc, int status, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 struct workload {
-	/* before the ring is made: --count and --depth into parameters */
+	/*
+	 * steps of the library's start (iouring_bpf_start_opts()), each 0
+	 * or a negative errno with rc_fail(): args after --set, before the
+	 * kernel check (--count and --depth into parameters); setup once
+	 * the ring is bound, before load
+	 */
 	int		(*args)(struct run_ctx *rc);
-	int		(*setup)(struct run_ctx *rc);	/* before load */
+	int		(*setup)(struct run_ctx *rc);
 	int		(*run)(struct run_ctx *rc);	/* after attach */
 	int		depth;		/* takes --depth */
 };

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * lifecycle.c - the one order of a program's steps after open:
+ *
+ *   set params, op id -> check the kernel -> the ring (given, or made by
+ *   the caller's ring callback) -> bind it -> load -> attach -> pin
+ *
+ * Every caller (iouring_bpf_attach(), the CLI's run, run FILE, load and
+ * bench, the liburing helpers) goes through iouring_bpf_start_opts();
+ * none of them puts the steps in order itself. What a caller adds between
+ * two steps (a workload's parameters, a file to copy, a clock) it adds in
+ * its step callback, which runs after each step and may stop the start.
+ */
+#include <errno.h>
+#include <string.h>
+#include "internal.h"
+
+static const char *const step_names[] = {
+	"setting its parameters", "the kernel check", "binding the ring",
+	"load", "attach",
+};
+
+static int step_done(struct iouring_bpf *h,
+		     const struct iouring_bpf_start_opts *o,
+		     enum iouring_bpf_step step, struct iouring_bpf_error *err)
+{
+	int ret;
+
+	if (!o->step)
+		return 0;
+	ret = o->step(h, step, o->ctx, err);
+	if (ret && err && !err->msg[0])
+		iou_fail(err, IOURING_BPF_FAIL, ret,
+			 "%s: the caller stopped the start after %s",
+			 h->name, step_names[step]);
+	return ret ? (ret < 0 ? ret : -ret) : 0;
+}
+
+/* the ring: the caller's callback, or the fd in the options */
+static int bind_ring(struct iouring_bpf *h,
+		     const struct iouring_bpf_start_opts *o,
+		     struct iouring_bpf_error *err)
+{
+	struct io_uring_params made;
+	const struct io_uring_params *p = o->ring_params;
+	int fd = o->ring_fd, ret;
+
+	if (o->ring) {
+		memset(&made, 0, sizeof(made));
+		ret = o->ring(h, o->ctx, &fd, &made, err);
+		if (ret)
+			return ret;
+		p = made.sq_entries ? &made : NULL;
+	}
+	if (h->kind != IOURING_BPF_KIND_LOOP)
+		return 0;
+	return iouring_bpf_set_ring(h, fd, p, err);
+}
+
+int iouring_bpf_start_opts(struct iouring_bpf *h,
+			   const struct iouring_bpf_start_opts *opts,
+			   struct iouring_bpf_error *err)
+{
+	struct iouring_bpf_start_opts o = { .ring_fd = -1, .op_id = -1 };
+	const char *const *kv;
+	int ret;
+
+	if (err)
+		err->msg[0] = '\0';
+	if (opts)
+		memcpy(&o, opts, opts->sz && opts->sz < sizeof(o) ?
+		       opts->sz : sizeof(o));
+	for (kv = o.params; kv && *kv; kv++) {
+		ret = iouring_bpf_set(h, *kv, err);
+		if (ret)
+			return ret;
+	}
+	if (o.op_id >= 0) {
+		ret = iouring_bpf_set_op_id(h, o.op_id, err);
+		if (ret)
+			return ret;
+	}
+	ret = step_done(h, &o, IOURING_BPF_STEP_SET, err);
+	if (!ret)
+		ret = iouring_bpf_check_kernel(h, err);
+	if (!ret)
+		ret = step_done(h, &o, IOURING_BPF_STEP_KERNEL, err);
+	if (!ret)
+		ret = bind_ring(h, &o, err);
+	if (!ret)
+		ret = step_done(h, &o, IOURING_BPF_STEP_RING, err);
+	if (!ret)
+		ret = iouring_bpf_load(h, err);
+	if (!ret)
+		ret = step_done(h, &o, IOURING_BPF_STEP_LOAD, err);
+	if (!ret)
+		ret = iouring_bpf_attach_link(h, err);
+	if (!ret)
+		ret = step_done(h, &o, IOURING_BPF_STEP_ATTACH, err);
+	if (!ret && o.pin)
+		ret = iouring_bpf_pin(h, o.pin, err);
+	return ret;
+}
+
+int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
+		      const struct io_uring_params *p,
+		      const char *const *params, struct iouring_bpf_error *err)
+{
+	struct iouring_bpf_start_opts o = {
+		.sz = sizeof(o), .ring_fd = ring_fd, .ring_params = p,
+		.params = params, .op_id = -1,
+	};
+
+	return iouring_bpf_start_opts(h, &o, err);
+}
+
+struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
+				       const char *const *params,
+				       struct iouring_bpf_error *err)
+{
+	struct iouring_bpf *h = iouring_bpf_open(prog, err);
+
+	if (h && iouring_bpf_start(h, ring_fd, NULL, params, err)) {
+		iouring_bpf_close(h);
+		return NULL;
+	}
+	return h;
+}
+
+void iouring_bpf_detach(struct iouring_bpf *h)
+{
+	iouring_bpf_close(h);
+}
