@@ -14,7 +14,6 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "cli.h"
-#include "../../progs/iou_exit_info.h"
 
 /* the globals of one .rodata/.data/.bss map, read from the kernel */
 static void print_datasec(int map_fd, const struct bpf_map_info *mi,

@@ -12,7 +12,6 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../workloads/workload.h"
-#include "../../progs/iou_exit_info.h"
 
 struct run_args {
 	const char	*prog;
@@ -76,17 +75,12 @@ static const struct argp argp = {
 
 static void print_exit_info(struct run_ctx *rc)
 {
-	static const char *const kinds[] = { "none", "done", "error" };
-	struct iou_exit_info *ei;
-	size_t sz;
+	struct iou_exit_info ei;
 
-	ei = iouring_bpf_var(rc->h, IOU_EXIT_VAR, &sz);
-	if (!ei || sz != sizeof(*ei) || ei->kind == IOU_EXIT_KIND_NONE)
+	if (iouring_bpf_exit_info(rc->h, &ei) <= IOU_EXIT_KIND_NONE)
 		return;
-	ei->msg[sizeof(ei->msg) - 1] = '\0';
 	rc_out(rc, "exit", "%s code=%d value=%lld: %s",
-	       ei->kind <= 2 ? kinds[ei->kind] : "?", ei->code, ei->value,
-	       ei->msg);
+	       iou_exit_kind_name(ei.kind), ei.code, ei.value, ei.msg);
 }
 
 /*

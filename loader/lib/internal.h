@@ -7,7 +7,7 @@
 #include <linux/types.h>
 #include <bpf/libbpf.h>
 #include "iouring-bpf.h"
-#include "../../progs/iou_opflags.h"
+#include "iou_opflags.h"
 
 struct iouring_bpf {
 	struct bpf_object	*obj;

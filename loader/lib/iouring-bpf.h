@@ -42,6 +42,12 @@
 
 #include <stddef.h>
 #include <linux/io_uring.h>
+/*
+ * the ABI headers the library shares with the BPF programs (in progs/;
+ * links to them here, installed beside this header)
+ */
+#include "iou_opflags.h"
+#include "iou_exit_info.h"
 
 /* the ring flags the programs need, for headers older than Linux 6.6 */
 #ifndef IORING_SETUP_SINGLE_ISSUER
@@ -54,19 +60,15 @@
 #define IORING_SETUP_NO_SQARRAY		(1U << 16)
 #endif
 /*
- * IORING_OP_BPF (the project's kernel): the ring flag, the opcode and the
- * buffer types of the op flags word (iouring_bpf_op_flags())
+ * IORING_OP_BPF (the project's kernel): the ring flag and the opcode, from
+ * iou_opflags.h, which also has the buffer types of the op flags word
+ * (IORING_BPF_BUF_TYPE_*, iouring_bpf_op_flags())
  */
 #ifndef IORING_SETUP_BPF
-#define IORING_SETUP_BPF		(1U << 20)
+#define IORING_SETUP_BPF		IOU_SETUP_BPF
 #endif
 #ifndef IORING_OP_BPF
-#define IORING_OP_BPF			65
-#endif
-#ifndef IORING_BPF_BUF_TYPE_NONE
-#define IORING_BPF_BUF_TYPE_NONE	0
-#define IORING_BPF_BUF_TYPE_PLAIN	1	/* addr/len, addr3/optlen */
-#define IORING_BPF_BUF_TYPE_FIXED	2	/* buffer 1 only: buf_index */
+#define IORING_OP_BPF			IOU_OP_BPF
 #endif
 
 /*
@@ -369,6 +371,14 @@ void *iouring_bpf_var(const struct iouring_bpf *h, const char *name,
  */
 void *iouring_bpf_section(const struct iouring_bpf *h, const char *sec,
 			  size_t *size);
+/*
+ * why the program stopped: its iou_exit (iou_exit_info.h, which the BPF
+ * side fills with IOU_EXIT_DONE()/IOU_EXIT_ERROR()) copied into *out;
+ * the kind (IOU_EXIT_KIND_NONE while it has not said), or -ENOENT if
+ * the program has none
+ */
+int iouring_bpf_exit_info(const struct iouring_bpf *h,
+			  struct iou_exit_info *out);
 /* an integer global (1, 2, 4 or 8 bytes); -ENOENT if none */
 int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 			long long *value);

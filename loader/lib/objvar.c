@@ -221,3 +221,13 @@ void *iouring_bpf_section(const struct iouring_bpf *h, const char *sec,
 
 	return map ? bpf_map__initial_value(map, size) : NULL;
 }
+
+int iouring_bpf_exit_info(const struct iouring_bpf *h,
+			  struct iou_exit_info *out)
+{
+	size_t size = 0;
+	void *p = iouring_bpf_var(h, IOU_EXIT_VAR, &size);
+	int kind = iou_exit_info_read(p, size, out);
+
+	return kind < 0 ? -ENOENT : kind;
+}

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <linux/types.h>
 #include "internal.h"
-#include "../../progs/iou_exit_info.h"	/* the skeletons refer to it */
 
 #include "nop.skel.h"
 #include "memcpy.skel.h"

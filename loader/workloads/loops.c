@@ -26,7 +26,6 @@
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include "workload.h"
-#include "../../progs/iou_exit_info.h"
 #include "nop_chain.skel.h"
 #include "copy.skel.h"
 #include "batch_wait.skel.h"
@@ -53,9 +52,9 @@ static int timer_in(int fd, long long ns)
 
 static int exit_kind(struct run_ctx *rc)
 {
-	struct iou_exit_info *ei = iouring_bpf_var(rc->h, IOU_EXIT_VAR, NULL);
+	struct iou_exit_info ei;
 
-	return ei ? ei->kind : -1;
+	return iouring_bpf_exit_info(rc->h, &ei);
 }
 
 /* nop-chain -------------------------------------------------------------- */

@@ -11,7 +11,6 @@
 #include <sys/mman.h>
 #include <bpf/libbpf.h>
 #include "workload.h"
-#include "../../progs/iou_exit_info.h"	/* the skeletons refer to it */
 #include "nop.skel.h"
 #include "memcpy.skel.h"
 #include "errinject.skel.h"
