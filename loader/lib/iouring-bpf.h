@@ -386,6 +386,24 @@ struct bpf_object *iouring_bpf_object(const struct iouring_bpf *h);
 struct bpf_link *iouring_bpf_link(const struct iouring_bpf *h);
 int iouring_bpf_struct_ops_map_fd(const struct iouring_bpf *h);
 
+/* --- programs in the kernel (`iouring-bpf show`, `unload`) ------------- */
+
+struct iouring_bpf_link_info {
+	__u32	link_id;
+	__u32	map_id;
+	__u32	prog_id;	/* the first program of the ops; 0 if unread */
+	int	op_id;		/* uring_bpf_ops: the registered id, else -1 */
+	char	map_name[16];
+	char	type[32];	/* "uring_bpf_ops", "io_uring_ops", ... or "?" */
+};
+
+/*
+ * What the struct_ops link behind link_fd (bpf_obj_get() of a pin, or
+ * bpf_link_get_fd_by_id()) is; the kernel's BTF is read for the type and
+ * freed. 0, -EINVAL if it is not a struct_ops link, or -errno.
+ */
+int iouring_bpf_link_info(int link_fd, struct iouring_bpf_link_info *out);
+
 /*
  * libbpf's messages: installs the library's print callback in libbpf
  * (process-wide: it replaces the application's, if it had set one).
@@ -404,6 +422,20 @@ int iouring_bpf_errorf(struct iouring_bpf_error *err, int status, int errnum,
 
 /* 1 if the running kernel's BTF has type `name`, 0 if not, -errno */
 int iouring_bpf_kernel_has_type(const char *name);
+/*
+ * the same for n names, the kernel's BTF read once: have[i] 1 if it has a
+ * struct or a function (a kfunc) called names[i], else 0; 0, or -errno if
+ * the kernel has no readable BTF
+ */
+int iouring_bpf_kernel_has_types(const char *const *names, int n, int *have);
+/*
+ * Can the running kernel take a program of this kind (IORING_OP_BPF, or a
+ * loop hook)? 0, or NOFEATURE with a message naming what is missing and
+ * what to boot. The one feature check: iouring_bpf_check_kernel() starts
+ * with it, and then asks whether the kernel's hook is one h has a map for.
+ */
+int iouring_bpf_kernel_check(enum iouring_bpf_kind kind,
+			     struct iouring_bpf_error *err);
 
 /* the loop hook of the running kernel, from its BTF */
 enum iouring_bpf_loop_api iouring_bpf_kernel_loop_api(void);
