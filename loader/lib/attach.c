@@ -31,6 +31,8 @@ int iouring_bpf_errorf(struct iouring_bpf_error *err, int status, int errnum,
 	if (err) {
 		err->status = status;
 		err->err = errnum;
+		err->fix = status == IOURING_BPF_NOFEATURE ?
+			   IOURING_BPF_FIX_KERNEL : IOURING_BPF_FIX_NONE;
 		err->detail[0] = '\0';
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
@@ -286,12 +288,17 @@ static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
 		return ret;
 	api = iouring_bpf_kernel_loop_api();
 	if (api == IOURING_BPF_LOOP_V3)
-		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+		ret = iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
 			"%s is written for mainline's struct io_uring_bpf_ops (Linux 7.1+) only; kernel %s has v3's struct io_uring_ops: run it on a 7.1+ kernel, or add a struct io_uring_ops map (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
 			h->name, iou_kernel_release());
-	return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+	else
+		ret = iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
 		"%s is written for v3's struct io_uring_ops (the project's kernel) only; kernel %s has %s: add a struct io_uring_bpf_ops map (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
 		h->name, iou_kernel_release(), iouring_bpf_loop_api_desc(api));
+	/* the fix is in the object: another kernel of ours would not help */
+	if (err)
+		err->fix = IOURING_BPF_FIX_OBJECT;
+	return ret;
 }
 
 int iouring_bpf_check_kernel(struct iouring_bpf *h,

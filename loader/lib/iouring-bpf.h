@@ -75,8 +75,8 @@
  * The version of this header; iouring_bpf_version() says the library's.
  * The shared library's soname is libiouring-bpf.so.MAJOR.
  */
-#define IOURING_BPF_VERSION_MAJOR	0
-#define IOURING_BPF_VERSION_MINOR	2
+#define IOURING_BPF_VERSION_MAJOR	1
+#define IOURING_BPF_VERSION_MINOR	0
 #define IOURING_BPF_VERSION_PATCH	0
 
 #ifdef __cplusplus
@@ -116,9 +116,18 @@ enum iouring_bpf_loop_api {
 	IOURING_BPF_LOOP_72	= 2,	/* io_uring_bpf_ops, iou_ctx * (7.2+) */
 };
 
+/* what would fix a failure: for a tool's hint (iouring-bpf names commands) */
+enum iouring_bpf_fix {
+	IOURING_BPF_FIX_NONE	= 0,	/* the message says it */
+	IOURING_BPF_FIX_KERNEL	= 1,	/* another kernel (NOFEATURE) */
+	IOURING_BPF_FIX_OBJECT	= 2,	/* the object: another kernel of the
+					 * same kind would not help */
+};
+
 struct iouring_bpf_error {
 	int	status;		/* enum iouring_bpf_status */
 	int	err;		/* the errno behind it, if any (positive) */
+	int	fix;		/* enum iouring_bpf_fix */
 	char	msg[1024];	/* what went wrong and what to do */
 	char	detail[4096];	/* verifier log tail, when REJECTED */
 };
