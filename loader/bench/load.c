@@ -39,26 +39,30 @@ static int clock_step(struct iouring_bpf *h, enum iouring_bpf_step done,
 
 int bench_load(struct bench_scn *s)
 {
+	const struct iouring_bpf_prog *prog;
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h = NULL;
 	struct ring r;
-	int ret, status = 0;
+	int ret, status = 0, nprogs = 0;
 
 	ret = ring_init(&r, BENCH_SQ, BENCH_CQ, BENCH_LOOP_FLAGS);
 	if (ret) {
 		bench_fail(s, "io_uring_setup: %s", strerror(-ret));
 		return EXIT_FAIL;
 	}
-	bench_param(s, "programs", "the %zu of the catalogue (iouring-bpf list), each loaded and removed %d times",
-		    (size_t)IOURING_BPF_NR_PROGS, s->runs);
+	for (prog = iouring_bpf_prog_next(NULL); prog;
+	     prog = iouring_bpf_prog_next(prog))
+		nprogs++;
+	bench_param(s, "programs", "the %d of the catalogue (iouring-bpf list), each loaded and removed %d times",
+		    nprogs, s->runs);
 	bench_param(s, "ring", "loop programs: %s, 64 SQ / 256 CQ; op programs: op id %d..",
 		    bench_ring_flags(BENCH_LOOP_FLAGS), bench_free_op_id());
 	bench_param(s, "order", "every program once per run, %d runs (no warm-up)",
 		    s->runs);
 
 	for (int run = 0; run < s->runs; run++) {
-		for (int p = 0; p < IOURING_BPF_NR_PROGS; p++) {
-			const struct iouring_bpf_prog *prog = iouring_bpf_prog(p);
+		for (prog = iouring_bpf_prog_next(NULL); prog;
+		     prog = iouring_bpf_prog_next(prog)) {
 			long long t[6];
 			struct iouring_bpf_start_opts opts = {
 				.sz = sizeof(opts), .ring_fd = r.fd,

@@ -20,7 +20,7 @@ struct run_args {
 };
 
 static const struct argp_option options[] = {
-	{ "count", 'c', "N", 0, "Requests to run (per program: see list)", 0 },
+	{ "count", 'c', "N", 0, "Requests the workload completes and checks (its main pass; a program without such requests refuses it)", 0 },
 	{ "depth", 'd', "D", 0, "Requests in flight (programs that have a depth)", 0 },
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "id", 'i', "N", 0, "Op programs: the op id to use (default: the program's)", 0 },
@@ -180,12 +180,18 @@ int cmd_run(int argc, char **argv)
 			       cli_arg(a.prog), RUN_WATCHDOG_S);
 		goto out;
 	}
-	w = &workloads[rc->prog->id];
-	if (!w->run) {
-		ret = cli_fail(EXIT_FAIL, "run", "%s has no workload", a.prog);
+	w = workload_find(rc->prog);
+	if (!w || !w->run) {
+		ret = cli_fail(EXIT_FAIL, "run", "%s has no workload (progs/%s has no run.c)",
+			       a.prog, rc->prog->file);
 		goto out;
 	}
-	if (a.depth >= 0 && !w->depth) {
+	if (a.count >= 0 && !w->takes_count) {
+		ret = cli_fail(EXIT_USAGE, "run", "%s takes no --count: its workload has no number of requests to choose (see `iouring-bpf list`; --set changes its parameters)",
+			       a.prog);
+		goto out;
+	}
+	if (a.depth >= 0 && !w->takes_depth) {
 		ret = cli_fail(EXIT_USAGE, "run", "%s has no queue depth: --depth does not apply",
 			       a.prog);
 		goto out;

@@ -140,36 +140,24 @@ struct iouring_bpf_error {
 
 /* --- the built-in programs (progs/, embedded in the library) ----------- */
 
-/* in the order `iouring-bpf list` shows them */
-enum iouring_bpf_prog_id {
-	IOURING_BPF_PROG_NOP,
-	IOURING_BPF_PROG_MEMCPY,
-	IOURING_BPF_PROG_ERRINJECT,
-	IOURING_BPF_PROG_CHAIN,
-	IOURING_BPF_PROG_NOP_CHAIN,
-	IOURING_BPF_PROG_COPY,
-	IOURING_BPF_PROG_BATCH_WAIT,
-	IOURING_BPF_PROG_HYBRID_POLL,
-	IOURING_BPF_PROG_CQ_STATS,
-	IOURING_BPF_NR_PROGS
-};
-
 #define IOURING_BPF_MAX_PARAMS	8
 
 struct iouring_bpf_param {
 	/* a `const volatile` global in .rodata, its default in the object */
 	const char	*name;
+	const char	*type;		/* as the program declares it: "__u32" */
 	const char	*help;
 };
 
 /*
- * A built-in program. Its kind (op or loop) is not written here: it is
- * read from the object's BTF when it is opened (iouring_bpf_kind()).
+ * A built-in program: one folder progs/NAME/ of the source tree (the BPF
+ * program, this entry, its `iouring-bpf run` workload). Its kind (op or
+ * loop) is not written here: it is read from the object's BTF when it is
+ * opened (iouring_bpf_kind()).
  */
 struct iouring_bpf_prog {
-	enum iouring_bpf_prog_id id;
 	const char	*name;		/* "nop-chain" */
-	const char	*file;		/* its source in progs/: "nop_chain.bpf.c" */
+	const char	*file;		/* its source in progs/: "nop_chain/prog.bpf.c" */
 	const char	*desc;		/* one line */
 	const char	*example;	/* an `iouring-bpf run` line */
 	const char	*mainline_note;	/* what differs on mainline's hook, or NULL */
@@ -177,8 +165,13 @@ struct iouring_bpf_prog {
 	const void	*(*elf)(size_t *size);	/* the embedded object */
 };
 
-/* the program with that id; NULL if id is out of range. Static storage. */
-const struct iouring_bpf_prog *iouring_bpf_prog(enum iouring_bpf_prog_id id);
+/*
+ * the built-in programs in turn, as `iouring-bpf list` shows them: the
+ * first for NULL, then the one after prev; NULL after the last. Static
+ * storage. There is no fixed numbering: look programs up by name.
+ */
+const struct iouring_bpf_prog *
+iouring_bpf_prog_next(const struct iouring_bpf_prog *prev);
 /* the program called name; NULL if there is none */
 const struct iouring_bpf_prog *iouring_bpf_prog_find(const char *name);
 /* p's parameter called name; NULL if p has none */

@@ -70,8 +70,8 @@ int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size);
 #define RC_CHECK_EQ(rc, view, f, want)	rc_check_eq(rc, #f, (view)->f, want)
 int rc_check_eq(struct run_ctx *rc, const char *name, long long v,
 		long long want);
-/* --count (or def) */
-long long rc_count(struct run_ctx *rc, long long def);
+/* --count, or the workload's default */
+long long rc_count(struct run_ctx *rc);
 /* the op flags word for this program's op id */
 __u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags);
 /* submit everything queued and reap n CQEs into cqes[] (NULL: count only) */
@@ -91,7 +91,17 @@ int rc_ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
 int rc_fail(struct run_ctx *rc, int status, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/*
+ * A program's workload: progs/NAME/run.c, compiled with IOU_WORKLOAD_SYM
+ * and IOU_UNIT_SKEL (its skeleton, struct iou_unit) and listed by the
+ * build (build/loader/workloads/units.c). --count means one thing for
+ * every program: the requests its main pass completes (and checks);
+ * a program without such requests takes none, and `run` refuses it.
+ */
 struct workload {
+	int		takes_count;	/* --count: requests completed */
+	long long	count;		/* its default (0: the object's own) */
+	int		takes_depth;	/* --depth: requests in flight */
 	/*
 	 * steps of the library's start (iouring_bpf_start_opts()), each 0
 	 * or a negative errno with rc_fail(): args after --set, before the
@@ -101,23 +111,26 @@ struct workload {
 	int		(*args)(struct run_ctx *rc);
 	int		(*setup)(struct run_ctx *rc);
 	int		(*run)(struct run_ctx *rc);	/* after attach */
-	int		depth;		/* takes --depth */
 };
 
-/* indexed by enum iouring_bpf_prog_id */
-extern const struct workload workloads[IOURING_BPF_NR_PROGS];
+#define IOU_WORKLOAD(...) \
+	const struct workload IOU_WORKLOAD_SYM = { __VA_ARGS__ }
 
-int run_nop(struct run_ctx *rc);
-int run_memcpy(struct run_ctx *rc);
-int run_errinject(struct run_ctx *rc);
-int run_chain(struct run_ctx *rc);
-int args_nop_chain(struct run_ctx *rc);
-int run_nop_chain(struct run_ctx *rc);
-int setup_copy(struct run_ctx *rc);
-int run_copy(struct run_ctx *rc);
-int run_batch_wait(struct run_ctx *rc);
-int run_hybrid_poll(struct run_ctx *rc);
-int setup_cq_stats(struct run_ctx *rc);
-int run_cq_stats(struct run_ctx *rc);
+/* build/loader/workloads/units.c: progs/NAME/run.c's workload by NAME */
+struct unit_workload {
+	const char		*dir;
+	const struct workload	*w;
+};
+extern const struct unit_workload iou_workloads[];
+
+/* the workload of built-in program p; NULL if it has none */
+const struct workload *workload_find(const struct iouring_bpf_prog *p);
+
+/* helpers the workloads share */
+void rc_fill_random(unsigned char *p, size_t n, unsigned int *seed);
+/* a timerfd (fd, or a new one if fd < 0) that expires once, ns from now */
+int rc_timer_in(int fd, long long ns);
+/* the kind of the program's exit info (iou_exit_info.h), or -ENOENT */
+int rc_exit_kind(struct run_ctx *rc);
 
 #endif /* __IOURING_BPF_WORKLOAD_H */
