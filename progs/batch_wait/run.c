@@ -11,6 +11,17 @@
 #include "workload.h"
 #include IOU_UNIT_SKEL
 
+/* a timer and a buffer per request, a batch at most a CQ's worth */
+static int args_batch_wait(struct run_ctx *rc)
+{
+	struct iou_unit s;
+
+	if (rc_count(rc) > 256 || RC_VIEW(rc, &s, rodata)->batch > 32)
+		return rc_fail(rc, IOURING_BPF_USAGE, ERANGE,
+			       "--count at most 256, batch at most 32");
+	return 0;
+}
+
 static int run_batch_wait(struct run_ctx *rc)
 {
 	struct iou_unit s;
@@ -22,10 +33,6 @@ static int run_batch_wait(struct run_ctx *rc)
 	int *fds, ret;
 
 	RC_VIEW(rc, &s, bss);
-	if (n > 256 || batch > 32) {
-		fprintf(stderr, "iouring-bpf run: batch-wait: --count at most 256, batch at most 32\n");
-		return -1;
-	}
 	total = n + (batch > 1 ? batch - 1 : 0);
 	fds = calloc(total + 1, sizeof(*fds));
 	bufs = calloc(total + 1, sizeof(*bufs));
@@ -137,5 +144,6 @@ out:
 IOU_WORKLOAD(
 	.takes_count = 1,
 	.count = 66,
+	.args = args_batch_wait,
 	.run = run_batch_wait,
 );

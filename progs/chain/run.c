@@ -31,6 +31,14 @@ static int one_chain(struct run_ctx *rc, __u32 key, unsigned char *a,
 	return rc_reap(rc, c, 3);
 }
 
+static int args_chain(struct run_ctx *rc)
+{
+	if (rc_count(rc) > 200000)
+		return rc_fail(rc, IOURING_BPF_USAGE, ERANGE,
+			       "--count at most 200000");
+	return 0;
+}
+
 static int run_chain(struct run_ctx *rc)
 {
 	long long req = rc_count(rc), n = (req + 1) / 2, bad = 0, m;
@@ -40,10 +48,6 @@ static int run_chain(struct run_ctx *rc)
 	struct io_uring_cqe c[3];
 	unsigned int seed = 7;
 
-	if (n > 100000) {
-		fprintf(stderr, "iouring-bpf run: chain: --count at most 200000\n");
-		return -1;
-	}
 	m = n / 4 ? n / 4 : 1;
 	for (long long i = 0; i < n + m; i++) {
 		unsigned int len = 1 + (i * 977) % 4096;
@@ -94,5 +98,6 @@ static int run_chain(struct run_ctx *rc)
 IOU_WORKLOAD(
 	.takes_count = 1,
 	.count = 64,
+	.args = args_chain,
 	.run = run_chain,
 );
