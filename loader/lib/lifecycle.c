@@ -36,6 +36,28 @@ static int step_done(struct iouring_bpf *h,
 	return ret ? (ret < 0 ? ret : -ret) : 0;
 }
 
+static int set_params(struct iouring_bpf *h,
+		      const struct iouring_bpf_start_opts *o,
+		      struct iouring_bpf_error *err)
+{
+	const char *const *kv;
+	int ret;
+
+	for (kv = o->params; kv && *kv; kv++) {
+		ret = iouring_bpf_set(h, *kv, err);
+		if (ret)
+			return ret;
+	}
+	return o->op_id >= 0 ? iouring_bpf_set_op_id(h, o->op_id, err) : 0;
+}
+
+static int check_kernel(struct iouring_bpf *h,
+			const struct iouring_bpf_start_opts *o,
+			struct iouring_bpf_error *err)
+{
+	return iouring_bpf_check_kernel(h, err);
+}
+
 /* the ring: the caller's callback, or the fd in the options */
 static int bind_ring(struct iouring_bpf *h,
 		     const struct iouring_bpf_start_opts *o,
@@ -57,12 +79,36 @@ static int bind_ring(struct iouring_bpf *h,
 	return iouring_bpf_set_ring(h, fd, p, err);
 }
 
+static int load(struct iouring_bpf *h, const struct iouring_bpf_start_opts *o,
+		struct iouring_bpf_error *err)
+{
+	return iouring_bpf_load(h, err);
+}
+
+static int attach(struct iouring_bpf *h,
+		  const struct iouring_bpf_start_opts *o,
+		  struct iouring_bpf_error *err)
+{
+	return iouring_bpf_attach_link(h, err);
+}
+
+/* THE order: indexed by enum iouring_bpf_step, the step each one does */
+static int (*const steps[])(struct iouring_bpf *h,
+			    const struct iouring_bpf_start_opts *o,
+			    struct iouring_bpf_error *err) = {
+	[IOURING_BPF_STEP_SET]		= set_params,
+	[IOURING_BPF_STEP_KERNEL]	= check_kernel,
+	[IOURING_BPF_STEP_RING]		= bind_ring,
+	[IOURING_BPF_STEP_LOAD]		= load,
+	[IOURING_BPF_STEP_ATTACH]	= attach,
+};
+
 int iouring_bpf_start_opts(struct iouring_bpf *h,
 			   const struct iouring_bpf_start_opts *opts,
 			   struct iouring_bpf_error *err)
 {
 	struct iouring_bpf_start_opts o = { .ring_fd = -1, .op_id = -1 };
-	const char *const *kv;
+	size_t i;
 	int ret;
 
 	if (err)
@@ -70,36 +116,14 @@ int iouring_bpf_start_opts(struct iouring_bpf *h,
 	if (opts)
 		memcpy(&o, opts, opts->sz && opts->sz < sizeof(o) ?
 		       opts->sz : sizeof(o));
-	for (kv = o.params; kv && *kv; kv++) {
-		ret = iouring_bpf_set(h, *kv, err);
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		ret = steps[i](h, &o, err);
+		if (!ret)
+			ret = step_done(h, &o, i, err);
 		if (ret)
 			return ret;
 	}
-	if (o.op_id >= 0) {
-		ret = iouring_bpf_set_op_id(h, o.op_id, err);
-		if (ret)
-			return ret;
-	}
-	ret = step_done(h, &o, IOURING_BPF_STEP_SET, err);
-	if (!ret)
-		ret = iouring_bpf_check_kernel(h, err);
-	if (!ret)
-		ret = step_done(h, &o, IOURING_BPF_STEP_KERNEL, err);
-	if (!ret)
-		ret = bind_ring(h, &o, err);
-	if (!ret)
-		ret = step_done(h, &o, IOURING_BPF_STEP_RING, err);
-	if (!ret)
-		ret = iouring_bpf_load(h, err);
-	if (!ret)
-		ret = step_done(h, &o, IOURING_BPF_STEP_LOAD, err);
-	if (!ret)
-		ret = iouring_bpf_attach_link(h, err);
-	if (!ret)
-		ret = step_done(h, &o, IOURING_BPF_STEP_ATTACH, err);
-	if (!ret && o.pin)
-		ret = iouring_bpf_pin(h, o.pin, err);
-	return ret;
+	return o.pin ? iouring_bpf_pin(h, o.pin, err) : 0;
 }
 
 int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
