@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * workload.h - what `iouring-bpf run` gives a program's workload (ops.c,
- * loops.c), and the workloads by program. Sits on the library's public
- * header and the CLI's ring (ring.h) only.
+ * workload.h - what `iouring-bpf run` gives a program's workload (each
+ * progs/NAME/run.c), and the workloads by program. Sits on the library's
+ * public header and the CLI's ring (ring.h) only.
  */
 #ifndef __IOURING_BPF_WORKLOAD_H
 #define __IOURING_BPF_WORKLOAD_H
