@@ -20,7 +20,9 @@ struct run_args {
 };
 
 static const struct argp_option options[] = {
-	{ "count", 'c', "N", 0, "Requests the workload completes and checks (its main pass; a program without such requests refuses it)", 0 },
+	{ "count", 'c', "N", 0,
+	  "Requests the workload completes and checks (its main pass; a program without such requests refuses it)",
+	  0 },
 	{ "depth", 'd', "D", 0, "Requests in flight (programs that have a depth)", 0 },
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "id", 'i', "N", 0, "Op programs: the op id to use (default: the program's)", 0 },

@@ -15,6 +15,8 @@
 #include <string.h>
 #include "internal.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 static const char *const step_names[] = {
 	"setting its parameters", "the kernel check", "binding the ring",
 	"load", "attach",
@@ -116,7 +118,7 @@ int iouring_bpf_start_opts(struct iouring_bpf *h,
 	if (opts)
 		memcpy(&o, opts, opts->sz && opts->sz < sizeof(o) ?
 		       opts->sz : sizeof(o));
-	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
 		ret = steps[i](h, &o, err);
 		if (!ret)
 			ret = step_done(h, &o, i, err);

@@ -121,6 +121,7 @@ struct unit_workload {
 	const char		*dir;
 	const struct workload	*w;
 };
+
 extern const struct unit_workload iou_workloads[];
 
 /* the workload of built-in program p; NULL if it has none */

@@ -141,9 +141,7 @@ out:
 	return 0;
 }
 
-IOU_WORKLOAD(
-	.takes_count = 1,
-	.count = 66,
-	.args = args_batch_wait,
-	.run = run_batch_wait,
-);
+IOU_WORKLOAD(.takes_count = 1,
+	     .count = 66,
+	     .args = args_batch_wait,
+	     .run = run_batch_wait);

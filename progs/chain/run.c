@@ -2,7 +2,8 @@
 /*
  * chain: the workload `iouring-bpf run chain` drives (loader/workloads/
  * workload.h) and its checks, on the program's skeleton (struct iou_unit).
- * --count: the BPF requests: half of them compute, half verify (N/2 link chains, and N/8 corrupted ones).
+ * --count: the BPF requests: half of them compute, half verify (N/2 link
+ * chains, and N/8 corrupted ones).
  */
 #include <errno.h>
 #include <string.h>
@@ -95,9 +96,7 @@ static int run_chain(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(
-	.takes_count = 1,
-	.count = 64,
-	.args = args_chain,
-	.run = run_chain,
-);
+IOU_WORKLOAD(.takes_count = 1,
+	     .count = 64,
+	     .args = args_chain,
+	     .run = run_chain);

@@ -6,12 +6,10 @@
  */
 #include "unit.h"
 
-IOU_UNIT(
-	.name = "chain",
-	.desc = "IORING_OP_BPF ops passing a checksum along a link chain",
-	.example = "iouring-bpf run chain --count 64",
-	.params = {
-		{ "max_len", "__u32",
-		  "bytes of buffer 1 summed at most (<= 4096)" },
-	},
-);
+IOU_UNIT(.name = "chain",
+	 .desc = "IORING_OP_BPF ops passing a checksum along a link chain",
+	 .example = "iouring-bpf run chain --count 64",
+	 .params = {
+		 { "max_len", "__u32",
+		   "bytes of buffer 1 summed at most (<= 4096)" },
+	 });

@@ -194,7 +194,5 @@ static int run_copy(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(
-	.setup = setup_copy,
-	.run = run_copy,
-);
+IOU_WORKLOAD(.setup = setup_copy,
+	     .run = run_copy);

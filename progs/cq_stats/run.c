@@ -128,9 +128,7 @@ static int run_cq_stats(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(
-	.takes_count = 1,
-	.count = 256,
-	.setup = setup_cq_stats,
-	.run = run_cq_stats,
-);
+IOU_WORKLOAD(.takes_count = 1,
+	     .count = 256,
+	     .setup = setup_cq_stats,
+	     .run = run_cq_stats);

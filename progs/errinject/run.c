@@ -121,8 +121,6 @@ static int run_errinject(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(
-	.takes_count = 1,
-	.count = 100,
-	.run = run_errinject,
-);
+IOU_WORKLOAD(.takes_count = 1,
+	     .count = 100,
+	     .run = run_errinject);

@@ -78,8 +78,6 @@ static int run_hybrid_poll(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(
-	.takes_count = 1,
-	.count = 200,
-	.run = run_hybrid_poll,
-);
+IOU_WORKLOAD(.takes_count = 1,
+	     .count = 200,
+	     .run = run_hybrid_poll);

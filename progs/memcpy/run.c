@@ -110,8 +110,6 @@ out:
 	return 0;
 }
 
-IOU_WORKLOAD(
-	.takes_count = 1,
-	.count = 64,
-	.run = run_memcpy,
-);
+IOU_WORKLOAD(.takes_count = 1,
+	     .count = 64,
+	     .run = run_memcpy);

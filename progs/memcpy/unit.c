@@ -6,14 +6,12 @@
  */
 #include "unit.h"
 
-IOU_UNIT(
-	.name = "memcpy",
-	.desc = "IORING_OP_BPF op copying buffer 1 <-> buffer 2 (kfunc)",
-	.example = "iouring-bpf run memcpy --count 64",
-	.params = {
-		{ "reverse", "__u32",
-		  "1: copy buffer 2 -> buffer 1 by default (flag bit 0 flips it)" },
-		{ "max_len", "__u32",
-		  "copy at most this many bytes (0: min of the two lengths)" },
-	},
-);
+IOU_UNIT(.name = "memcpy",
+	 .desc = "IORING_OP_BPF op copying buffer 1 <-> buffer 2 (kfunc)",
+	 .example = "iouring-bpf run memcpy --count 64",
+	 .params = {
+		 { "reverse", "__u32",
+		   "1: copy buffer 2 -> buffer 1 by default (flag bit 0 flips it)" },
+		 { "max_len", "__u32",
+		   "copy at most this many bytes (0: min of the two lengths)" },
+	 });

@@ -60,8 +60,6 @@ static int run_nop(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(
-	.takes_count = 1,
-	.count = 1000,
-	.run = run_nop,
-);
+IOU_WORKLOAD(.takes_count = 1,
+	     .count = 1000,
+	     .run = run_nop);

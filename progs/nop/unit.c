@@ -6,8 +6,6 @@
  */
 #include "unit.h"
 
-IOU_UNIT(
-	.name = "nop",
-	.desc = "IORING_OP_BPF op that completes with res 0",
-	.example = "iouring-bpf run nop --count 1000",
-);
+IOU_UNIT(.name = "nop",
+	 .desc = "IORING_OP_BPF op that completes with res 0",
+	 .example = "iouring-bpf run nop --count 1000");

@@ -57,9 +57,7 @@ static int run_nop_chain(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(
-	.takes_count = 1,
-	.takes_depth = 1,
-	.args = args_nop_chain,
-	.run = run_nop_chain,
-);
+IOU_WORKLOAD(.takes_count = 1,
+	     .takes_depth = 1,
+	     .args = args_nop_chain,
+	     .run = run_nop_chain);

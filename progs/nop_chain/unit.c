@@ -6,14 +6,12 @@
  */
 #include "unit.h"
 
-IOU_UNIT(
-	.name = "nop-chain",
-	.desc = "loop: N NOPs issued from BPF as each completes",
-	.example = "iouring-bpf run nop-chain --count 100000 --depth 1",
-	.params = {
-		{ "nr", "__u64",
-		  "NOPs to complete (run: --count)" },
-		{ "depth", "__u32",
-		  "NOPs in flight at most (1: strictly sequential; run: --depth)" },
-	},
-);
+IOU_UNIT(.name = "nop-chain",
+	 .desc = "loop: N NOPs issued from BPF as each completes",
+	 .example = "iouring-bpf run nop-chain --count 100000 --depth 1",
+	 .params = {
+		 { "nr", "__u64",
+		   "NOPs to complete (run: --count)" },
+		 { "depth", "__u32",
+		   "NOPs in flight at most (1: strictly sequential; run: --depth)" },
+	 });
