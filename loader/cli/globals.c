@@ -43,22 +43,7 @@ static int scalar(const struct btf_type *t, const void *p, long long *v,
 	} else {
 		return -1;
 	}
-	switch (size) {
-	case 1:
-		*v = sign ? *(const __s8 *)p : *(const __u8 *)p;
-		return 0;
-	case 2:
-		*v = sign ? *(const __s16 *)p : *(const __u16 *)p;
-		return 0;
-	case 4:
-		*v = sign ? (long long)*(const __s32 *)p :
-			    (long long)*(const __u32 *)p;
-		return 0;
-	case 8:
-		*v = *(const __s64 *)p;
-		return 0;
-	}
-	return -1;
+	return iouring_bpf_int_get(p, size, sign, v) ? -1 : 0;
 }
 
 static int is_unsigned64(const struct btf_type *t)

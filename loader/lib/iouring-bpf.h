@@ -381,6 +381,14 @@ void *iouring_bpf_section(const struct iouring_bpf *h, const char *sec,
  */
 int iouring_bpf_exit_info(const struct iouring_bpf *h,
 			  struct iou_exit_info *out);
+/*
+ * the integer of size bytes (1, 2, 4 or 8) at p, signed or not, as a
+ * program's global holds it (a section's bytes, a map's value); -EINVAL
+ * for another size. The one reader of them: iouring_bpf_var_int() and
+ * the CLI's printing of globals use it.
+ */
+int iouring_bpf_int_get(const void *p, size_t size, int is_signed,
+			long long *v);
 /* an integer global (1, 2, 4 or 8 bytes); -ENOENT if none */
 int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 			long long *value);
