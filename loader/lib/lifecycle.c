@@ -17,27 +17,6 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-static const char *const step_names[] = {
-	"setting its parameters", "the kernel check", "binding the ring",
-	"load", "attach",
-};
-
-static int step_done(struct iouring_bpf *h,
-		     const struct iouring_bpf_start_opts *o,
-		     enum iouring_bpf_step step, struct iouring_bpf_error *err)
-{
-	int ret;
-
-	if (!o->step)
-		return 0;
-	ret = o->step(h, step, o->ctx, err);
-	if (ret && err && !err->msg[0])
-		iou_fail(err, IOURING_BPF_FAIL, ret,
-			 "%s: the caller stopped the start after %s",
-			 h->name, step_names[step]);
-	return ret ? (ret < 0 ? ret : -ret) : 0;
-}
-
 static int set_params(struct iouring_bpf *h,
 		      const struct iouring_bpf_start_opts *o,
 		      struct iouring_bpf_error *err)
@@ -95,15 +74,35 @@ static int attach(struct iouring_bpf *h,
 }
 
 /* THE order: indexed by enum iouring_bpf_step, the step each one does */
-static int (*const steps[])(struct iouring_bpf *h,
-			    const struct iouring_bpf_start_opts *o,
-			    struct iouring_bpf_error *err) = {
-	[IOURING_BPF_STEP_SET]		= set_params,
-	[IOURING_BPF_STEP_KERNEL]	= check_kernel,
-	[IOURING_BPF_STEP_RING]		= bind_ring,
-	[IOURING_BPF_STEP_LOAD]		= load,
-	[IOURING_BPF_STEP_ATTACH]	= attach,
+static const struct {
+	int		(*fn)(struct iouring_bpf *h,
+			      const struct iouring_bpf_start_opts *o,
+			      struct iouring_bpf_error *err);
+	const char	*what;		/* for "the caller stopped ... after" */
+} steps[] = {
+	[IOURING_BPF_STEP_SET]		= { set_params, "setting its parameters" },
+	[IOURING_BPF_STEP_KERNEL]	= { check_kernel, "the kernel check" },
+	[IOURING_BPF_STEP_RING]		= { bind_ring, "binding the ring" },
+	[IOURING_BPF_STEP_LOAD]		= { load, "load" },
+	[IOURING_BPF_STEP_ATTACH]	= { attach, "attach" },
 };
+
+/* the caller's step callback after step i; a positive return is -EINVAL */
+static int step_done(struct iouring_bpf *h,
+		     const struct iouring_bpf_start_opts *o, size_t i,
+		     struct iouring_bpf_error *err)
+{
+	int ret;
+
+	if (!o->step)
+		return 0;
+	ret = o->step(h, i, o->ctx, err);
+	if (ret && err && !err->msg[0])
+		iou_fail(err, IOURING_BPF_FAIL, ret,
+			 "%s: the caller stopped the start after %s",
+			 h->name, steps[i].what);
+	return ret > 0 ? -EINVAL : ret;
+}
 
 int iouring_bpf_start_opts(struct iouring_bpf *h,
 			   const struct iouring_bpf_start_opts *opts,
@@ -119,7 +118,7 @@ int iouring_bpf_start_opts(struct iouring_bpf *h,
 		memcpy(&o, opts, opts->sz && opts->sz < sizeof(o) ?
 		       opts->sz : sizeof(o));
 	for (i = 0; i < ARRAY_SIZE(steps); i++) {
-		ret = steps[i](h, &o, err);
+		ret = steps[i].fn(h, &o, err);
 		if (!ret)
 			ret = step_done(h, &o, i, err);
 		if (ret)
