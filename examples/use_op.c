@@ -11,18 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <liburing.h>
-
-/* from our kernel's uapi; Debian 12's liburing headers predate them */
-#define IORING_OP_BPF			65
-#define IORING_SETUP_BPF		(1U << 20)
-#define IORING_BPF_OP_SHIFT		24
-#define IORING_BPF_BUF1_TYPE_SHIFT	21
-#define IORING_BPF_BUF2_TYPE_SHIFT	18
-#define IORING_BPF_BUF_TYPE_PLAIN	1
+/*
+ * the opcode, the ring flag and the op flags word of our kernel's uapi
+ * (Debian 12's liburing headers predate them): the ABI header the
+ * programs share, installed with libiouring-bpf (the application itself
+ * needs no library for this)
+ */
+#include <iou_opflags.h>
 
 int main(int argc, char **argv)
 {
-	struct io_uring_params p = { .flags = IORING_SETUP_BPF };
+	struct io_uring_params p = { .flags = IOU_SETUP_BPF };
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe;
 	struct io_uring ring;
@@ -45,14 +44,13 @@ int main(int argc, char **argv)
 
 	sqe = io_uring_get_sqe(&ring);
 	/* buffer 1: addr/len; buffer 2: addr3/optlen */
-	io_uring_prep_rw(IORING_OP_BPF, sqe, -1, argv[2], strlen(argv[2]), 0);
+	io_uring_prep_rw(IOU_OP_BPF, sqe, -1, argv[2], strlen(argv[2]), 0);
 	sqe->addr3 = (unsigned long)out;
 	/* sqe->optlen in newer headers: the same 32 bits as file_index */
 	sqe->file_index = sizeof(out) - 1;
-	sqe->rw_flags = op << IORING_BPF_OP_SHIFT |
-			IORING_BPF_BUF_TYPE_PLAIN << IORING_BPF_BUF1_TYPE_SHIFT |
-			IORING_BPF_BUF_TYPE_PLAIN << IORING_BPF_BUF2_TYPE_SHIFT |
-			1;	/* flag bit 0 for the program: "count me" */
+	/* flag bit 0 for the program: "count me" */
+	sqe->rw_flags = iou_bpf_op_flags(op, IORING_BPF_BUF_TYPE_PLAIN,
+					 IORING_BPF_BUF_TYPE_PLAIN, 1);
 	io_uring_submit_and_wait(&ring, 1);
 	ret = io_uring_wait_cqe(&ring, &cqe);
 	if (ret) {

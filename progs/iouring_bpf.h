@@ -76,7 +76,6 @@ struct uring_bpf_ops___iou {		/* IOU_OP_OPS() */
 #define IOU_OP_NOP		0
 #define IOU_OP_READ		22
 #define IOU_OP_WRITE		23
-#define IOU_OP_BPF		65
 
 #define IOU_SQE_IO_LINK		(1U << 2)
 #define IOU_SQE_ASYNC		(1U << 4)
@@ -131,33 +130,8 @@ extern __u8 *bpf_io_uring_get_region(struct io_ring_ctx *ctx, __u32 region_id,
 				     const size_t rdwr_buf_size) __ksym __weak;
 
 /* ---------------------------------------------------------------------- */
-/* exit info                                                              */
-
-/* Define once per program: the loader reads it by the name "iou_exit". */
-#define IOU_EXIT_INFO_DEFINE()						\
-	struct iou_exit_info iou_exit SEC(".data")
-
-extern struct iou_exit_info iou_exit;
-
-/*
- * First reason wins; msg must be a string literal (shorter than
- * IOU_EXIT_MSG_LEN): the copy is folded into immediate stores, so no
- * string constant (and no static variable) ends up in the object.
- */
-#define __IOU_EXIT(__kind, __code, __value, __msg) ({			\
-	_Static_assert(sizeof(__msg) <= IOU_EXIT_MSG_LEN,		\
-		       "exit message too long");			\
-	if (iou_exit.kind == IOU_EXIT_KIND_NONE) {			\
-		__builtin_memcpy(iou_exit.msg, __msg, sizeof(__msg));	\
-		iou_exit.code = (__code);				\
-		iou_exit.value = (__value);				\
-		iou_exit.kind = (__kind);				\
-	}								\
-})
-#define IOU_EXIT_DONE(__value, __msg)					\
-	__IOU_EXIT(IOU_EXIT_KIND_DONE, 0, __value, __msg)
-#define IOU_EXIT_ERROR(__code, __value, __msg)				\
-	__IOU_EXIT(IOU_EXIT_KIND_ERROR, __code, __value, __msg)
+/* exit info: IOU_EXIT_INFO_DEFINE(), IOU_EXIT_DONE(), IOU_EXIT_ERROR() are  */
+/* in iou_exit_info.h, the header user space reads it with                */
 
 /* ---------------------------------------------------------------------- */
 /* IORING_OP_BPF binding (struct uring_bpf_ops)                           */

@@ -319,6 +319,10 @@ int bench_free_op_id(void)
 struct iouring_bpf *bench_attach(const char *prog, struct ring *r,
 				 const char *const *params, int *status)
 {
+	struct iouring_bpf_start_opts opts = {
+		.sz = sizeof(opts), .ring_fd = r->fd, .ring_params = &r->p,
+		.params = params,
+	};
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	int tries;
@@ -327,15 +331,9 @@ struct iouring_bpf *bench_attach(const char *prog, struct ring *r,
 		h = iouring_bpf_open(prog, &err);
 		if (!h)
 			goto fail;
-		for (const char *const *p = params; p && *p; p++)
-			if (iouring_bpf_set(h, *p, &err))
-				goto fail;
-		if ((iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP ?
-		     iouring_bpf_set_ring(h, r->fd, &r->p, &err) :
-		     iouring_bpf_set_op_id(h, next_op_id, &err)) ||
-		    iouring_bpf_load(h, &err))
-			goto fail;
-		if (!iouring_bpf_attach_link(h, &err))
+		opts.op_id = iouring_bpf_kind(h) == IOURING_BPF_KIND_OP ?
+			     next_op_id : -1;
+		if (!iouring_bpf_start_opts(h, &opts, &err))
 			return h;
 		/* an op id someone else registered: take the next one */
 		if (iouring_bpf_kind(h) != IOURING_BPF_KIND_OP ||
@@ -479,34 +477,19 @@ static void json_env(const struct bench_env *e, struct json *j, int argc,
 
 /* --- the command -------------------------------------------------------- */
 
+/* the library's feature check, for each kind the scenario needs */
 static int check_features(int needs)
 {
-	static const struct { int need; const char *type, *what; } f[] = {
-		{ NEED_OP, "uring_bpf_ops", "IORING_OP_BPF (struct uring_bpf_ops)" },
-		{ NEED_LOOP, "io_uring_ops", "the io_uring loop hook (struct io_uring_ops or io_uring_bpf_ops)" },
-	};
-	struct utsname u;
+	struct iouring_bpf_error err;
 
-	uname(&u);
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		int ret;
-
-		if (!(needs & f[i].need))
-			continue;
-		/* the loop programs also run on mainline's io_uring_bpf_ops */
-		if (f[i].need == NEED_LOOP &&
-		    iouring_bpf_kernel_loop_api() != IOURING_BPF_LOOP_NONE)
-			continue;
-		ret = iouring_bpf_kernel_has_type(f[i].type);
-		if (ret > 0)
-			continue;
-		return cli_fail(EXIT_NOFEATURE, "bench", "kernel %s lacks %s%s; benchmarks run on the project's kernel%s",
-				u.release, f[i].what,
-				ret < 0 ? " (no readable kernel BTF)" : "",
-				cli_source_tree() ?
+	if (((needs & NEED_OP) &&
+	     iouring_bpf_kernel_check(IOURING_BPF_KIND_OP, &err)) ||
+	    ((needs & NEED_LOOP) &&
+	     iouring_bpf_kernel_check(IOURING_BPF_KIND_LOOP, &err)))
+		return cli_fail(EXIT_NOFEATURE, "bench", "%s; benchmarks run on the project's kernel%s",
+				err.msg, cli_source_tree() ?
 				": `make bench` boots it (or kernel/vm-run -- build/iouring-bpf bench ...)" :
-				" (`iouring-bpf probe` lists what is missing)");
-	}
+				"");
 	return 0;
 }
 

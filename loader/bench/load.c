@@ -22,46 +22,61 @@
 static const char *const steps[] = { "open", "load", "attach", "detach",
 				     "close", "total" };
 
+/* the start's step callback: the time after open (+ ring), load, attach */
+static int clock_step(struct iouring_bpf *h, enum iouring_bpf_step done,
+		      void *ctx, struct iouring_bpf_error *err)
+{
+	long long *t = ctx;
+
+	if (done == IOURING_BPF_STEP_RING)
+		t[1] = now_ns();
+	else if (done == IOURING_BPF_STEP_LOAD)
+		t[2] = now_ns();
+	else if (done == IOURING_BPF_STEP_ATTACH)
+		t[3] = now_ns();
+	return 0;
+}
+
 int bench_load(struct bench_scn *s)
 {
+	const struct iouring_bpf_prog *prog;
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h = NULL;
 	struct ring r;
-	int ret, status = 0;
+	int ret, status = 0, nprogs = 0;
 
 	ret = ring_init(&r, BENCH_SQ, BENCH_CQ, BENCH_LOOP_FLAGS);
 	if (ret) {
 		bench_fail(s, "io_uring_setup: %s", strerror(-ret));
 		return EXIT_FAIL;
 	}
-	bench_param(s, "programs", "the %zu of the catalogue (iouring-bpf list), each loaded and removed %d times",
-		    (size_t)IOURING_BPF_NR_PROGS, s->runs);
+	for (prog = iouring_bpf_prog_next(NULL); prog;
+	     prog = iouring_bpf_prog_next(prog))
+		nprogs++;
+	bench_param(s, "programs", "the %d of the catalogue (iouring-bpf list), each loaded and removed %d times",
+		    nprogs, s->runs);
 	bench_param(s, "ring", "loop programs: %s, 64 SQ / 256 CQ; op programs: op id %d..",
 		    bench_ring_flags(BENCH_LOOP_FLAGS), bench_free_op_id());
 	bench_param(s, "order", "every program once per run, %d runs (no warm-up)",
 		    s->runs);
 
 	for (int run = 0; run < s->runs; run++) {
-		for (int p = 0; p < IOURING_BPF_NR_PROGS; p++) {
-			const struct iouring_bpf_prog *prog = iouring_bpf_prog(p);
+		for (prog = iouring_bpf_prog_next(NULL); prog;
+		     prog = iouring_bpf_prog_next(prog)) {
 			long long t[6];
+			struct iouring_bpf_start_opts opts = {
+				.sz = sizeof(opts), .ring_fd = r.fd,
+				.ring_params = &r.p, .op_id = -1,
+				.step = clock_step, .ctx = t,
+			};
 
 			bench_mark(s, "program %s run %d", prog->name, run);
 			t[0] = now_ns();
 			h = iouring_bpf_open_prog(prog, &err);
-			if (!h ||
-			    (iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP &&
-			     iouring_bpf_set_ring(h, r.fd, &r.p, &err)) ||
-			    (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP &&
-			     iouring_bpf_set_op_id(h, bench_free_op_id(), &err)))
+			if (h && iouring_bpf_kind(h) == IOURING_BPF_KIND_OP)
+				opts.op_id = bench_free_op_id();
+			if (!h || iouring_bpf_start_opts(h, &opts, &err))
 				goto fail;
-			t[1] = now_ns();
-			if (iouring_bpf_load(h, &err))
-				goto fail;
-			t[2] = now_ns();
-			if (iouring_bpf_attach_link(h, &err))
-				goto fail;
-			t[3] = now_ns();
 			iouring_bpf_unlink(h);
 			t[4] = now_ns();
 			iouring_bpf_close(h);

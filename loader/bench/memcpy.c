@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memcpy.c - `bench memcpy`: the `memcpy` IORING_OP_BPF op
- * (progs/memcpy.bpf.c: io_uring_bpf_req_memcpy(), buffer 1 -> buffer 2)
+ * (progs/memcpy/prog.bpf.c: io_uring_bpf_req_memcpy(), buffer 1 -> buffer 2)
  * against copying the same buffers in user space.
  *
  * Two 1 MiB page-aligned buffers, src and dst, touched before the start; src
@@ -183,7 +183,7 @@ int bench_memcpy(struct bench_scn *s)
 	bench_param(s, "buffers", "src and dst 1 MiB each, page-aligned, populated; src is fixed buffer 0");
 	bench_param(s, "ring", "%s, %u SQ / %u CQ entries",
 		    bench_ring_flags(BENCH_OP_FLAGS), BENCH_SQ, BENCH_CQ);
-	bench_param(s, "op", "progs/memcpy.bpf.c as op id %u (buffer 1 -> buffer 2, io_uring_bpf_req_memcpy)",
+	bench_param(s, "op", "progs/memcpy/prog.bpf.c as op id %u (buffer 1 -> buffer 2, io_uring_bpf_req_memcpy)",
 		    c.op_id);
 	bench_param(s, "order", "per run: for each size: user op-plain op-fixed rw-pair; %d runs",
 		    s->runs);

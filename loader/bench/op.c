@@ -3,7 +3,7 @@
  * op.c - `bench op-overhead`: what an IORING_OP_BPF request costs
  * over IORING_OP_NOP. One ring (BPF | SINGLE_ISSUER | DEFER_TASKRUN |
  * NO_SQARRAY | CQSIZE, 64 SQ / 256 CQ) for both modes; the `nop` op
- * (progs/nop.bpf.c: prep_fn and issue_fn, each one atomic counter
+ * (progs/nop/prog.bpf.c: prep_fn and issue_fn, each one atomic counter
  * increment) is registered once for the whole scenario. Requests go 32 per
  * io_uring_enter(fd, 32, 32, GETEVENTS) and every CQE is checked.
  *
@@ -51,7 +51,7 @@ int bench_op_overhead(struct bench_scn *s)
 		bench_param(s, "op", "%s as op id %d (--prog, NOT the catalogue's nop)",
 			    s->alt_prog, iouring_bpf_op_id(h));
 	else
-		bench_param(s, "op", "progs/nop.bpf.c as op id %d (prep_fn + issue_fn, one atomic add each)",
+		bench_param(s, "op", "progs/nop/prog.bpf.c as op id %d (prep_fn + issue_fn, one atomic add each)",
 			    iouring_bpf_op_id(h));
 	bench_param(s, "order", "warm-up (n/10 each), then nop bpf-nop repeated %d times",
 		    s->runs);

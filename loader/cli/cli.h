@@ -128,6 +128,7 @@ struct link_desc {
 	char	pin[256];	/* name under PIN_DIR, "" if not ours */
 	__u32	link_id;
 	__u32	map_id;
+	__u32	prog_id;	/* the first program of the ops, 0 if unknown */
 	char	map_name[32];
 	char	type[32];	/* uring_bpf_ops, io_uring_ops, or other */
 	int	op_id;		/* uring_bpf_ops: the registered id, else -1 */
@@ -137,9 +138,6 @@ struct link_desc {
 int pins_list(struct link_desc **out, int *n);
 /* every struct_ops link of the system (needs CAP_SYS_ADMIN) */
 int links_all(struct link_desc **out, int *n);
-/* first program id in the func-pointer members of a struct_ops value */
-struct bpf_map_info;
-__u32 ops_first_prog_id(int map_fd, const struct bpf_map_info *mi);
 /*
  * progstate.c: the program's counters and exit info, as text or (j not
  * NULL) as the member "state" of j's current object

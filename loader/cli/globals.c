@@ -11,7 +11,6 @@
 #include <string.h>
 #include <bpf/btf.h>
 #include "cli.h"
-#include "../../progs/iou_exit_info.h"
 
 #define ARRAY_SHOWN	16	/* elements of an array shown at most */
 
@@ -44,22 +43,7 @@ static int scalar(const struct btf_type *t, const void *p, long long *v,
 	} else {
 		return -1;
 	}
-	switch (size) {
-	case 1:
-		*v = sign ? *(const __s8 *)p : *(const __u8 *)p;
-		return 0;
-	case 2:
-		*v = sign ? *(const __s16 *)p : *(const __u16 *)p;
-		return 0;
-	case 4:
-		*v = sign ? (long long)*(const __s32 *)p :
-			    (long long)*(const __u32 *)p;
-		return 0;
-	case 8:
-		*v = *(const __s64 *)p;
-		return 0;
-	}
-	return -1;
+	return iouring_bpf_int_get(p, size, sign, v) ? -1 : 0;
 }
 
 static int is_unsigned64(const struct btf_type *t)
@@ -98,29 +82,26 @@ static void one(const struct btf *btf, const char *name, __u32 type,
 		size_t len)
 {
 	const struct btf_type *t = resolve(btf, type), *et;
+	struct iou_exit_info ei;
 	long long v;
 	int is_ptr;
 
 	if (!t)
 		return;
-	if (!strcmp(name, IOU_EXIT_VAR) && size == sizeof(struct iou_exit_info)) {
-		static const char *const kinds[] = { "none", "done", "error" };
-		struct iou_exit_info ei;
-
-		memcpy(&ei, p, sizeof(ei));
-		ei.msg[sizeof(ei.msg) - 1] = '\0';
+	if (!strcmp(name, IOU_EXIT_VAR) &&
+	    iou_exit_info_read(p, size, &ei) >= 0) {
 		if (ei.kind == IOU_EXIT_KIND_NONE)
 			return;
 		if (j) {
 			json_obj(j, "exit");
-			json_str(j, "kind", ei.kind <= 2 ? kinds[ei.kind] : "?");
+			json_str(j, "kind", iou_exit_kind_name(ei.kind));
 			json_int(j, "code", ei.code);
 			json_int(j, "value", ei.value);
 			json_str(j, "msg", ei.msg);
 			json_end(j, NULL);
 		} else {
 			snprintf(out, len, "%s code=%d value=%lld (%s)",
-				 ei.kind <= 2 ? kinds[ei.kind] : "?", ei.code,
+				 iou_exit_kind_name(ei.kind), ei.code,
 				 ei.value, ei.msg);
 		}
 		return;

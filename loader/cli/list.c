@@ -32,11 +32,13 @@ static void print_text(const struct iouring_bpf_prog *p, struct iouring_bpf *h)
 	printf("\n");
 	for (i = 0; i < IOURING_BPF_MAX_PARAMS && p->params[i].name; i++) {
 		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
-			printf("%-12s      %s=?  (not in the object!)  %s\n", "",
-			       p->params[i].name, p->params[i].help);
+			printf("%-12s      %s=?  (not in the object!)  %s %s\n",
+			       "", p->params[i].name, p->params[i].type,
+			       p->params[i].help);
 		else
-			printf("%-12s      %s=%lld  %s\n", "", p->params[i].name,
-			       v, p->params[i].help);
+			printf("%-12s      %s=%lld  %s %s\n", "",
+			       p->params[i].name, v, p->params[i].type,
+			       p->params[i].help);
 	}
 	printf("%-12s      e.g. %s\n", "", p->example);
 	if (p->mainline_note)
@@ -72,6 +74,7 @@ static void print_json(struct json *j, const struct iouring_bpf_prog *p,
 			json_str(j, "default", NULL);
 		else
 			json_int(j, "default", v);
+		json_str(j, "type", p->params[i].type);
 		json_str(j, "help", p->params[i].help);
 		json_end(j, NULL);
 	}
@@ -81,9 +84,10 @@ static void print_json(struct json *j, const struct iouring_bpf_prog *p,
 
 int cmd_list(int argc, char **argv)
 {
+	const struct iouring_bpf_prog *p;
 	struct iouring_bpf_error err;
 	struct json j;
-	int i, json;
+	int json;
 
 	json = cli_parse_json_only(argc, argv, "list",
 	"List the built-in programs, their parameters (--set KEY=VALUE) and "
@@ -93,8 +97,7 @@ int cmd_list(int argc, char **argv)
 		json_obj(&j, NULL);
 		json_arr(&j, "programs");
 	}
-	for (i = 0; i < IOURING_BPF_NR_PROGS; i++) {
-		const struct iouring_bpf_prog *p = iouring_bpf_prog(i);
+	for (p = iouring_bpf_prog_next(NULL); p; p = iouring_bpf_prog_next(p)) {
 		struct iouring_bpf *h = iouring_bpf_open_prog(p, &err);
 
 		if (!h)

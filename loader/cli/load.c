@@ -22,6 +22,7 @@ struct load_args {
 	struct prog_args pa;		/* --set, --id */
 	long long	ring_pid, ring_fd;
 	const char	*name;
+	int		ring;		/* our copy of the ring fd, or -1 */
 };
 
 static const struct argp_option options[] = {
@@ -121,6 +122,22 @@ static int grab_fd(int pid, int fd, struct iouring_bpf_error *err)
 				  pid, fd, fd, pid, target);
 }
 
+/*
+ * the ring callback of the start: after the kernel check, so that "the
+ * kernel lacks it" comes before poking at other processes
+ */
+static int take_ring(struct iouring_bpf *h, void *ctx, int *fd,
+		     struct io_uring_params *p, struct iouring_bpf_error *err)
+{
+	struct load_args *a = ctx;
+
+	if (iouring_bpf_kind(h) != IOURING_BPF_KIND_LOOP)
+		return 0;
+	a->ring = grab_fd(a->ring_pid, a->ring_fd, err);
+	*fd = a->ring;
+	return a->ring < 0 ? a->ring : 0;
+}
+
 static void print_loop_loaded(struct iouring_bpf *h, const struct load_args *a,
 			      const char *path)
 {
@@ -174,11 +191,16 @@ static void json_loaded(struct iouring_bpf *h, const struct load_args *a,
 int cmd_load(int argc, char **argv)
 {
 	struct load_args a = { 0 };
+	struct iouring_bpf_start_opts opts = {
+		.sz = sizeof(opts), .params = a.pa.sets, .ring = take_ring,
+		.ctx = &a,
+	};
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	char pin[256], path[512];
-	int ring = -1, ret = EXIT_OK, loop, i;
+	int ret = EXIT_OK, loop, i;
 
+	a.ring = -1;
 	cli_parse(&argp, argc, argv, 0, &a);
 	if (cli_check_prog("load", a.prog))
 		return EXIT_USAGE;
@@ -212,18 +234,6 @@ int cmd_load(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (prog_args_apply(&a.pa, h, &err))
-		goto fail;
-
-	if (loop) {
-		/* say "kernel lacks it" before poking at other processes */
-		if (iouring_bpf_check_kernel(h, &err))
-			goto fail;
-		ring = grab_fd(a.ring_pid, a.ring_fd, &err);
-		if (ring < 0)
-			goto fail;
-	}
-
 	if (loop && !a.name)
 		snprintf(pin, sizeof(pin), "%s-%lld-%lld", iouring_bpf_name(h),
 			 a.ring_pid, a.ring_fd);
@@ -236,9 +246,9 @@ int cmd_load(int argc, char **argv)
 			       pin, path, pin);
 		goto out;
 	}
-
-	if (iouring_bpf_start(h, ring, NULL, NULL, &err) ||
-	    iouring_bpf_pin(h, path, &err))
+	opts.op_id = a.pa.have_id ? a.pa.id : -1;
+	opts.pin = path;
+	if (iouring_bpf_start_opts(h, &opts, &err))
 		goto fail;
 
 	if (cli_json) {
@@ -255,8 +265,8 @@ int cmd_load(int argc, char **argv)
 fail:
 	ret = report_error("load", &err);
 out:
-	if (ring >= 0)
-		close(ring);
+	if (a.ring >= 0)
+		close(a.ring);
 	iouring_bpf_close(h);	/* the pin keeps the link */
 	return ret;
 }

@@ -99,12 +99,11 @@ int report_error(const char *cmd, const struct iouring_bpf_error *err)
 		hint = "run with -v for libbpf's full log";
 	/*
 	 * The library's message names no source-tree command; we may, on
-	 * the same line (a refusal is one line), unless the object was built
-	 * for the other loop hook: its message names the fix in the object
-	 * (IOU_LOOP_OPS()), and another kernel of ours would not help.
+	 * the same line (a refusal is one line), when another kernel is the
+	 * fix (not when the object was built for the other loop hook)
 	 */
 	else if (status == EXIT_NOFEATURE && cli_source_tree() &&
-		 !strstr(err->msg, "IOU_LOOP_OPS()")) {
+		 err->fix == IOURING_BPF_FIX_KERNEL) {
 		snprintf(line, sizeof(line), "%s; from the source tree: %s", err->msg,
 			 filters ?
 			 "kernel/vm-run --stock -- build/iouring-bpf ... (Debian's 7.2 kernel)" :

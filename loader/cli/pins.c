@@ -7,145 +7,21 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include "cli.h"
 
-/*
- * bpf_link_info.struct_ops.map_id (6.4+) is the first word of the info
- * union; Debian 12's <linux/bpf.h> predates the member.
- */
-static __u32 struct_ops_map_id(const struct bpf_link_info *info)
-{
-	const void *u = &info->raw_tracepoint;
-
-	return *(const __u32 *)u;
-}
-
-static struct btf *vmlinux(void)
-{
-	static struct btf *btf;
-
-	if (!btf)
-		btf = btf__load_vmlinux_btf();
-	return btf;
-}
-
-/*
- * A struct_ops map's value (a bpf_struct_ops_<type> of vmlinux BTF), to
- * free(), and the offset and type of its member "data" (the struct
- * <type>); NULL if it cannot be read
- */
-static char *ops_value(int map_fd, const struct bpf_map_info *mi, __u32 *off,
-		       const struct btf_type **data)
-{
-	struct btf *btf = vmlinux();
-	const struct btf_type *t = NULL;
-	const struct btf_member *m;
-	__u32 key = 0;
-	char *val;
-	int i;
-
-	if (btf && mi->btf_vmlinux_value_type_id)
-		t = btf__type_by_id(btf, mi->btf_vmlinux_value_type_id);
-	if (!t || !btf_is_struct(t))
-		return NULL;
-	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), "data"))
-			break;
-	val = i < btf_vlen(t) ? calloc(1, mi->value_size) : NULL;
-	if (!val || bpf_map_lookup_elem(map_fd, &key, val)) {
-		free(val);
-		return NULL;
-	}
-	*off = btf_member_bit_offset(t, i) / 8;
-	*data = btf__type_by_id(btf, m->type);
-	return val;
-}
-
-/* the op id of a uring_bpf_ops map: bpf_struct_ops_uring_bpf_ops.data.id */
-static int op_id_of(int map_fd, const struct bpf_map_info *mi)
-{
-	const struct btf_type *data;
-	__u32 off;
-	char *val = ops_value(map_fd, mi, &off, &data);
-	int ret = -1;
-
-	if (val && off + 2 <= mi->value_size)	/* "id" is data's first */
-		ret = *(__u16 *)(val + off);
-	free(val);
-	return ret;
-}
-
-__u32 ops_first_prog_id(int map_fd, const struct bpf_map_info *mi)
-{
-	const struct btf_type *st, *mt;
-	const struct btf_member *m;
-	__u32 id = 0, data_off;
-	char *val = ops_value(map_fd, mi, &data_off, &st);
-	int i;
-
-	m = val && st && btf_is_struct(st) ? btf_members(st) : NULL;
-	for (i = 0; m && i < btf_vlen(st) && !id; i++, m++) {
-		__u32 off = data_off + btf_member_bit_offset(st, i) / 8;
-
-		mt = btf__type_by_id(vmlinux(), m->type);
-		while (mt && btf_is_mod(mt))
-			mt = btf__type_by_id(vmlinux(), mt->type);
-		if (!mt || !btf_is_ptr(mt))
-			continue;
-		mt = btf__type_by_id(vmlinux(), mt->type);
-		if (mt && btf_is_func_proto(mt) && off + 8 <= mi->value_size)
-			id = *(__u64 *)(val + off);
-	}
-	free(val);
-	return id;
-}
-
-/* describe the struct_ops link behind fd; 0 or -errno */
+/* describe the struct_ops link behind fd (the library reads it); 0 or -errno */
 static int link_describe(int link_fd, struct link_desc *d)
 {
-	struct bpf_link_info li;
-	struct bpf_map_info mi;
-	__u32 len = sizeof(li);
-	const char *tn;
-	int map_fd;
+	struct iouring_bpf_link_info li;
+	int ret = iouring_bpf_link_info(link_fd, &li);
 
-	memset(&li, 0, sizeof(li));
-	if (bpf_link_get_info_by_fd(link_fd, &li, &len))
-		return -errno;
-	d->link_id = li.id;
-	d->op_id = -1;
-	d->type[0] = '\0';
-	if (li.type != BPF_LINK_TYPE_STRUCT_OPS)
-		return -EINVAL;
-	d->map_id = struct_ops_map_id(&li);
-	map_fd = bpf_map_get_fd_by_id(d->map_id);
-	if (map_fd < 0)
-		return -errno;
-	memset(&mi, 0, sizeof(mi));
-	len = sizeof(mi);
-	if (bpf_map_get_info_by_fd(map_fd, &mi, &len)) {
-		close(map_fd);
-		return -errno;
-	}
-	snprintf(d->map_name, sizeof(d->map_name), "%s", mi.name);
-	tn = "?";
-	if (vmlinux() && mi.btf_vmlinux_value_type_id) {
-		const struct btf_type *t = btf__type_by_id(vmlinux(),
-						mi.btf_vmlinux_value_type_id);
-
-		if (t)
-			tn = btf__name_by_offset(vmlinux(), t->name_off);
-	}
-	/* the value type is "bpf_struct_ops_<type>" */
-	if (!strncmp(tn, "bpf_struct_ops_", 15))
-		tn += 15;
-	snprintf(d->type, sizeof(d->type), "%s", tn);
-	if (!strcmp(d->type, "uring_bpf_ops"))
-		d->op_id = op_id_of(map_fd, &mi);
-	close(map_fd);
-	return 0;
+	d->link_id = li.link_id;
+	d->map_id = li.map_id;
+	d->prog_id = li.prog_id;
+	d->op_id = li.op_id;
+	snprintf(d->map_name, sizeof(d->map_name), "%s", li.map_name);
+	snprintf(d->type, sizeof(d->type), "%s", ret ? "" : li.type);
+	return ret;
 }
 
 static int push(struct link_desc **arr, int *n, int *cap)

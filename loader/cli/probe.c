@@ -10,6 +10,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,7 +19,6 @@
 #include <sys/utsname.h>
 #include <linux/capability.h>
 #include <linux/magic.h>
-#include <bpf/btf.h>
 #include "cli.h"
 #include "../workloads/ring.h"
 
@@ -37,7 +37,8 @@ struct item {
 struct probe {
 	struct item	items[MAX_ITEMS];
 	int		n;
-	struct btf	*btf;
+	int		btf_err;	/* -errno: no readable kernel BTF */
+	int		have[8];	/* of btf_labels[] */
 	enum iouring_bpf_loop_api api;
 	struct iouring_bpf_filter_kinfo filters;
 };
@@ -77,16 +78,42 @@ static const char *fix_loop(void)
 	"boot Linux 7.1+ with CONFIG_IO_URING_BPF_OPS=y (or the iouring-bpf project's kernel), then check it with: iouring-bpf probe";
 }
 
-/* label: "kfunc NAME" (a BTF function) or "NAME" (a struct) */
+/* what probe looks for in the kernel's BTF: "kfunc NAME" or a struct */
+static const char *const btf_labels[] = {
+	"uring_bpf_ops", "uring_bpf_data", "kfunc uring_bpf_set_result",
+	"kfunc io_uring_bpf_req_memcpy", "iou_loop_state", "iou_loop_params",
+	"kfunc bpf_io_uring_submit_sqes", "kfunc bpf_io_uring_get_region",
+};
+#define NR_BTF_LABELS	(sizeof(btf_labels) / sizeof(btf_labels[0]))
+
+static const char *btf_name(const char *label)
+{
+	return strncmp(label, "kfunc ", 6) ? label : label + 6;
+}
+
+/* the library reads the kernel's BTF once for all of them */
+static void btf_read(struct probe *p)
+{
+	const char *names[NR_BTF_LABELS];
+	size_t i;
+
+	for (i = 0; i < NR_BTF_LABELS; i++)
+		names[i] = btf_name(btf_labels[i]);
+	p->btf_err = iouring_bpf_kernel_has_types(names, NR_BTF_LABELS,
+						  p->have);
+}
+
 static void btf_item(struct probe *p, const char *label, enum group g)
 {
-	int func = !strncmp(label, "kfunc ", 6);
-	const char *name = func ? label + 6 : label;
-	int have = p->btf && btf__find_by_name_kind(p->btf, name, func ?
-			BTF_KIND_FUNC : BTF_KIND_STRUCT) > 0;
+	int func = !!strncmp(label, btf_name(label), 6);
+	size_t i;
+	int have = 0;
 
+	for (i = 0; i < NR_BTF_LABELS; i++)
+		if (!strcmp(btf_labels[i], label))
+			have = !p->btf_err && p->have[i];
 	add(p, label, g, have, g == G_LOOP ? FIX_LOOP : FIX_KERNEL,
-	    "%s %s %s", func ? "kfunc" : "struct", name,
+	    "%s %s %s", func ? "kfunc" : "struct", btf_name(label),
 	    have ? "in kernel BTF" : "not in kernel BTF");
 }
 
@@ -171,11 +198,12 @@ static void run_probe(struct probe *p)
 	struct statfs st;
 	int admin, bpf, perfmon, bpffs;
 
-	p->btf = btf__load_vmlinux_btf();
-	add(p, "kernel BTF", G_BASE, !!p->btf,
+	btf_read(p);
+	add(p, "kernel BTF", G_BASE, !p->btf_err,
 	    "a kernel with CONFIG_DEBUG_INFO_BTF=y (the project's has it)",
-	    p->btf ? "/sys/kernel/btf/vmlinux readable" :
-	    "/sys/kernel/btf/vmlinux: %s", p->btf ? "" : strerror(errno));
+	    !p->btf_err ? "/sys/kernel/btf/vmlinux readable" :
+	    "/sys/kernel/btf/vmlinux: %s",
+	    !p->btf_err ? "" : strerror(-p->btf_err));
 
 	btf_item(p, "uring_bpf_ops", G_OP);
 	btf_item(p, "uring_bpf_data", G_OP);

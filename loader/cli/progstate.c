@@ -14,7 +14,6 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include "cli.h"
-#include "../../progs/iou_exit_info.h"
 
 /* the globals of one .rodata/.data/.bss map, read from the kernel */
 static void print_datasec(int map_fd, const struct bpf_map_info *mi,
@@ -58,22 +57,14 @@ void print_prog_state(const struct link_desc *d, struct json *j)
 {
 	struct bpf_prog_info pi;
 	struct bpf_map_info mi;
-	__u32 map_ids[16], len, prog_id, i;
+	__u32 map_ids[16], len, i;
 	int map_fd, prog_fd, first = 1;
 
 	if (j)
 		json_obj(j, "state");
-	map_fd = bpf_map_get_fd_by_id(d->map_id);
-	if (map_fd < 0)
+	if (!d->prog_id)
 		goto out;
-	memset(&mi, 0, sizeof(mi));
-	len = sizeof(mi);
-	prog_id = bpf_map_get_info_by_fd(map_fd, &mi, &len) ? 0 :
-		  ops_first_prog_id(map_fd, &mi);
-	close(map_fd);
-	if (!prog_id)
-		goto out;
-	prog_fd = bpf_prog_get_fd_by_id(prog_id);
+	prog_fd = bpf_prog_get_fd_by_id(d->prog_id);
 	if (prog_fd < 0)
 		goto out;
 	memset(&pi, 0, sizeof(pi));

@@ -12,7 +12,6 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../workloads/workload.h"
-#include "../../progs/iou_exit_info.h"
 
 struct run_args {
 	const char	*prog;
@@ -21,7 +20,9 @@ struct run_args {
 };
 
 static const struct argp_option options[] = {
-	{ "count", 'c', "N", 0, "Requests to run (per program: see list)", 0 },
+	{ "count", 'c', "N", 0,
+	  "Requests the workload completes and checks (its main pass; a program without such requests refuses it)",
+	  0 },
 	{ "depth", 'd', "D", 0, "Requests in flight (programs that have a depth)", 0 },
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "id", 'i', "N", 0, "Op programs: the op id to use (default: the program's)", 0 },
@@ -76,17 +77,12 @@ static const struct argp argp = {
 
 static void print_exit_info(struct run_ctx *rc)
 {
-	static const char *const kinds[] = { "none", "done", "error" };
-	struct iou_exit_info *ei;
-	size_t sz;
+	struct iou_exit_info ei;
 
-	ei = iouring_bpf_var(rc->h, IOU_EXIT_VAR, &sz);
-	if (!ei || sz != sizeof(*ei) || ei->kind == IOU_EXIT_KIND_NONE)
+	if (iouring_bpf_exit_info(rc->h, &ei) <= IOU_EXIT_KIND_NONE)
 		return;
-	ei->msg[sizeof(ei->msg) - 1] = '\0';
 	rc_out(rc, "exit", "%s code=%d value=%lld: %s",
-	       ei->kind <= 2 ? kinds[ei->kind] : "?", ei->code, ei->value,
-	       ei->msg);
+	       iou_exit_kind_name(ei.kind), ei.code, ei.value, ei.msg);
 }
 
 /*
@@ -112,19 +108,30 @@ static void watchdog_arm(void)
 	alarm(RUN_WATCHDOG_S);
 }
 
-static int make_ring(struct run_ctx *rc, struct iouring_bpf_error *err)
+/* the ring callback of the start: a ring of the program's kind */
+static int make_ring(struct iouring_bpf *h, void *ctx, int *fd,
+		     struct io_uring_params *p, struct iouring_bpf_error *err)
 {
-	struct io_uring_params p = { .cq_entries = 256 };
-	int fd, ret;
+	struct run_ctx *rc = ctx;
 
-	fd = iouring_bpf_ring_setup(iouring_bpf_kind(rc->h), 64, &p, err);
-	if (fd < 0)
-		return fd;
-	ret = ring_init_fd(&rc->ring, fd, &p);
-	if (ret)
-		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, ret,
-					  "cannot map the ring: %s",
-					  strerror(-ret));
+	return rc_ring_make(&rc->ring, iouring_bpf_kind(h), fd, p, err);
+}
+
+/*
+ * the workload's part of the start: --count and --depth into its
+ * parameters after --set (they win over a --set of the same), then
+ * what it prepares once the ring exists, before load
+ */
+static int workload_step(struct iouring_bpf *h, enum iouring_bpf_step done,
+			 void *ctx, struct iouring_bpf_error *err)
+{
+	struct run_ctx *rc = ctx;
+
+	rc->err = err;
+	if (done == IOURING_BPF_STEP_SET && rc->w->args)
+		return rc->w->args(rc);
+	if (done == IOURING_BPF_STEP_RING && rc->w->setup)
+		return rc->w->setup(rc);
 	return 0;
 }
 
@@ -132,6 +139,10 @@ int cmd_run(int argc, char **argv)
 {
 	struct run_args a = { .count = -1, .depth = -1 };
 	struct iouring_bpf_error err;
+	struct iouring_bpf_start_opts opts = {
+		.sz = sizeof(opts), .params = a.pa.sets, .ring = make_ring,
+		.step = workload_step,
+	};
 	enum iouring_bpf_loop_api api;
 	const struct workload *w;
 	struct run_ctx *rc;
@@ -147,6 +158,8 @@ int cmd_run(int argc, char **argv)
 	rc->count = a.count;
 	rc->depth = a.depth;
 	rc->json = cli_json;
+	opts.ctx = rc;
+	opts.op_id = a.pa.have_id ? a.pa.id : -1;
 	rc->prog = iouring_bpf_prog_find(a.prog);
 	if (!rc->prog && access(a.prog, F_OK) == 0) {
 		if (cli_check_file("run", a.prog, "a loop program's .bpf.o"))
@@ -169,17 +182,24 @@ int cmd_run(int argc, char **argv)
 			       cli_arg(a.prog), RUN_WATCHDOG_S);
 		goto out;
 	}
-	w = &workloads[rc->prog->id];
-	if (!w->run) {
-		ret = cli_fail(EXIT_FAIL, "run", "%s has no workload", a.prog);
+	w = workload_find(rc->prog);
+	if (!w || !w->run) {
+		ret = cli_fail(EXIT_FAIL, "run", "%s has no workload (progs/%s has no run.c)",
+			       a.prog, rc->prog->file);
 		goto out;
 	}
-	if (a.depth >= 0 && !w->depth) {
+	if (a.count >= 0 && !w->takes_count) {
+		ret = cli_fail(EXIT_USAGE, "run", "%s takes no --count: its workload has no number of requests to choose (see `iouring-bpf list`; --set changes its parameters)",
+			       a.prog);
+		goto out;
+	}
+	if (a.depth >= 0 && !w->takes_depth) {
 		ret = cli_fail(EXIT_USAGE, "run", "%s has no queue depth: --depth does not apply",
 			       a.prog);
 		goto out;
 	}
 
+	rc->w = w;
 	rc->h = iouring_bpf_open_prog(rc->prog, &err);
 	if (!rc->h)
 		goto fail;
@@ -189,26 +209,7 @@ int cmd_run(int argc, char **argv)
 			       a.prog);
 		goto out;
 	}
-	if (prog_args_apply(&a.pa, rc->h, &err))
-		goto fail;
-	/* after --set: --count and --depth win over a --set of the same */
-	if (w->args && w->args(rc)) {
-		/* the workload said why on stderr; JSON needs a document */
-		ret = cli_json ? cli_fail(EXIT_USAGE, "run", "%s refuses these parameters (see the line above)",
-					  a.prog) : EXIT_USAGE;
-		goto out;
-	}
-	/* the plain "kernel lacks it" message before anything else */
-	if (iouring_bpf_check_kernel(rc->h, &err) || make_ring(rc, &err) ||
-	    (loop && iouring_bpf_set_ring(rc->h, rc->ring.fd, &rc->ring.p,
-					  &err)))
-		goto fail;
-	if (w->setup && w->setup(rc)) {
-		ret = EXIT_FAIL;
-		goto out;
-	}
-	if (iouring_bpf_load(rc->h, &err) ||
-	    iouring_bpf_attach_link(rc->h, &err))
+	if (iouring_bpf_start_opts(rc->h, &opts, &err))
 		goto fail;
 
 	api = iouring_bpf_loop_binding(rc->h);

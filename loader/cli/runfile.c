@@ -21,9 +21,6 @@
 #include "../workloads/ring.h"
 #include "../workloads/workload.h"
 
-#define RUNFILE_SQ	64
-#define RUNFILE_CQ	256
-
 static volatile sig_atomic_t timed_out;
 
 static void on_alarm(int sig)
@@ -77,17 +74,28 @@ static void geometry_line(struct iouring_bpf *h, char *out, size_t len)
 		snprintf(out, len, "(none of the names the loader fills)");
 }
 
+/* the ring callback of the start, once the kernel can take the program */
+static int make_ring(struct iouring_bpf *h, void *ctx, int *fd,
+		     struct io_uring_params *p, struct iouring_bpf_error *err)
+{
+	return rc_ring_make(ctx, IOURING_BPF_KIND_LOOP, fd, p, err);
+}
+
 int cmd_run_file(const char *path, const struct prog_args *pa, int json,
 		 long long timeout_s)
 {
-	struct io_uring_params p = { .cq_entries = RUNFILE_CQ };
+	struct ring ring = { .fd = -1 };
+	struct iouring_bpf_start_opts opts = {
+		.sz = sizeof(opts), .params = pa->sets, .op_id = -1,
+		.ring = make_ring, .ctx = &ring,
+	};
+	struct io_uring_params p;
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	struct sigaction sa;
-	struct ring ring = { .fd = -1 };
 	char geo[512];
 	long long t0, elapsed;
-	int fd, ret, calls = 0, status;
+	int ret, calls = 0, status;
 	unsigned int left;
 	struct json j;
 
@@ -104,22 +112,9 @@ int cmd_run_file(const char *path, const struct prog_args *pa, int json,
 				  path);
 		goto out;
 	}
-	/* usage errors first, then "the kernel lacks it" */
-	if (prog_args_apply(pa, h, &err) || iouring_bpf_check_kernel(h, &err))
+	if (iouring_bpf_start_opts(h, &opts, &err))
 		goto fail;
-	fd = iouring_bpf_ring_setup(IOURING_BPF_KIND_LOOP, RUNFILE_SQ, &p, &err);
-	if (fd < 0)
-		goto fail;
-	ret = ring_init_fd(&ring, fd, &p);
-	if (ret) {
-		close(fd);
-		ring.fd = -1;
-		status = cli_fail(EXIT_FAIL, "run", "cannot map the ring: %s",
-				  strerror(-ret));
-		goto out;
-	}
-	if (iouring_bpf_start(h, ring.fd, &p, NULL, &err))
-		goto fail;
+	p = *iouring_bpf_ring_params(h);
 	geometry_line(h, geo, sizeof(geo));
 
 	memset(&sa, 0, sizeof(sa));

@@ -12,7 +12,6 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/utsname.h>
 #include <linux/magic.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -32,28 +31,14 @@ int iouring_bpf_errorf(struct iouring_bpf_error *err, int status, int errnum,
 	if (err) {
 		err->status = status;
 		err->err = errnum;
+		err->fix = status == IOURING_BPF_NOFEATURE ?
+			   IOURING_BPF_FIX_KERNEL : IOURING_BPF_FIX_NONE;
 		err->detail[0] = '\0';
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
 	}
 	return errnum ? -errnum : -1;
-}
-
-static const char *kernel_release(void)
-{
-	static struct utsname u;
-
-	if (!u.release[0] && uname(&u))
-		return "?";
-	return u.release;
-}
-
-static const char *kind_feature(enum iouring_bpf_kind kind)
-{
-	return kind == IOURING_BPF_KIND_OP ?
-	       "IORING_OP_BPF (Ming Lei's series)" :
-	       "the io_uring loop hook (Pavel Begunkov's series)";
 }
 
 /* a type name without its ___flavour, as libbpf matches it */
@@ -292,36 +277,28 @@ int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 	return 0;
 }
 
+/* the kernel has the hook (iouring_bpf_kernel_check()); has it h's binding? */
 static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	enum iouring_bpf_loop_api api;
-	int ret = iou_kernel_has(IOU_KTYPE_V3);
+	int ret = iouring_bpf_kernel_check(h->kind, err);
 
-	if (ret < 0)
-		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
-			"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel or a stock Linux 7.1+ kernel; `iouring-bpf probe` lists what is missing",
-			kernel_release(), strerror(-ret));
-	if (h->kind == IOURING_BPF_KIND_OP) {
-		if (iou_kernel_has(IOU_KTYPE_OP) > 0)
-			return 0;
-		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
-			"kernel %s lacks %s: its BTF has no 'struct uring_bpf_ops' (no released kernel has it). Boot the project's patched kernel; `iouring-bpf probe` lists what is missing",
-			kernel_release(), kind_feature(h->kind));
-	}
-	if (h->api != IOURING_BPF_LOOP_NONE)
-		return 0;
+	if (ret || h->kind == IOURING_BPF_KIND_OP ||
+	    h->api != IOURING_BPF_LOOP_NONE)
+		return ret;
 	api = iouring_bpf_kernel_loop_api();
-	if (api == IOURING_BPF_LOOP_NONE)
-		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
-			"kernel %s lacks %s: its BTF has neither 'struct io_uring_ops' (v3, the project's kernel) nor 'struct io_uring_bpf_ops' (Linux 7.1+). Boot the project's kernel or a stock 7.1+ kernel; `iouring-bpf probe` lists what is missing",
-			kernel_release(), kind_feature(h->kind));
 	if (api == IOURING_BPF_LOOP_V3)
-		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+		ret = iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
 			"%s is written for mainline's struct io_uring_bpf_ops (Linux 7.1+) only; kernel %s has v3's struct io_uring_ops: run it on a 7.1+ kernel, or add a struct io_uring_ops map (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
-			h->name, kernel_release());
-	return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+			h->name, iou_kernel_release());
+	else
+		ret = iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
 		"%s is written for v3's struct io_uring_ops (the project's kernel) only; kernel %s has %s: add a struct io_uring_bpf_ops map (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
-		h->name, kernel_release(), iouring_bpf_loop_api_desc(api));
+		h->name, iou_kernel_release(), iouring_bpf_loop_api_desc(api));
+	/* the fix is in the object: another kernel of ours would not help */
+	if (err)
+		err->fix = IOURING_BPF_FIX_OBJECT;
+	return ret;
 }
 
 int iouring_bpf_check_kernel(struct iouring_bpf *h,
@@ -552,45 +529,6 @@ void iouring_bpf_close(struct iouring_bpf *h)
 	iou_vlog_free(h);
 	iou_res_free(h);
 	free(h);
-}
-
-int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
-		      const struct io_uring_params *p,
-		      const char *const *params, struct iouring_bpf_error *err)
-{
-	int ret;
-
-	for (; params && *params; params++) {
-		ret = iouring_bpf_set(h, *params, err);
-		if (ret)
-			return ret;
-	}
-	ret = iouring_bpf_check_kernel(h, err);
-	if (!ret && h->kind == IOURING_BPF_KIND_LOOP)
-		ret = iouring_bpf_set_ring(h, ring_fd, p, err);
-	if (!ret)
-		ret = iouring_bpf_load(h, err);
-	if (!ret)
-		ret = iouring_bpf_attach_link(h, err);
-	return ret;
-}
-
-struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
-				       const char *const *params,
-				       struct iouring_bpf_error *err)
-{
-	struct iouring_bpf *h = iouring_bpf_open(prog, err);
-
-	if (h && iouring_bpf_start(h, ring_fd, NULL, params, err)) {
-		iouring_bpf_close(h);
-		return NULL;
-	}
-	return h;
-}
-
-void iouring_bpf_detach(struct iouring_bpf *h)
-{
-	iouring_bpf_close(h);
 }
 
 enum iouring_bpf_kind iouring_bpf_kind(const struct iouring_bpf *h)

@@ -15,6 +15,7 @@
 #include <malloc.h>
 #endif
 #include <string.h>
+#include <sys/utsname.h>
 #include <bpf/btf.h>
 #include "internal.h"
 
@@ -35,7 +36,8 @@ static pthread_once_t kfacts_once = PTHREAD_ONCE_INIT;
 
 static enum iouring_bpf_loop_api loop_api(const struct btf *btf);
 
-static struct btf *load_kernel_btf(int *err)
+/* the one place the library reads the kernel's BTF; free with iou_kernel_btf_free() */
+struct btf *iou_kernel_btf_load(int *err)
 {
 	struct btf *btf;
 
@@ -59,7 +61,7 @@ void iou_heap_trim(void)
 #endif
 }
 
-static void free_kernel_btf(struct btf *btf)
+void iou_kernel_btf_free(struct btf *btf)
 {
 	btf__free(btf);
 	iou_heap_trim();
@@ -67,7 +69,7 @@ static void free_kernel_btf(struct btf *btf)
 
 static void kfacts_read(void)
 {
-	struct btf *btf = load_kernel_btf(&kfacts.err);
+	struct btf *btf = iou_kernel_btf_load(&kfacts.err);
 	int i;
 
 	kfacts.api = IOURING_BPF_LOOP_NONE;
@@ -77,7 +79,7 @@ static void kfacts_read(void)
 		kfacts.has[i] = btf__find_by_name_kind(btf, ktype_names[i],
 						       BTF_KIND_STRUCT) > 0;
 	kfacts.api = loop_api(btf);
-	free_kernel_btf(btf);
+	iou_kernel_btf_free(btf);
 }
 
 /* 1 if the kernel's BTF has struct ktype_names[t], 0 if not, -errno */
@@ -87,17 +89,28 @@ int iou_kernel_has(enum iou_ktype t)
 	return kfacts.err ? kfacts.err : kfacts.has[t];
 }
 
-int iouring_bpf_kernel_has_type(const char *name)
+int iouring_bpf_kernel_has_types(const char *const *names, int n, int *have)
 {
 	struct btf *btf;
-	int err = 0, ret;
+	int err = 0, i;
 
-	btf = load_kernel_btf(&err);
+	btf = iou_kernel_btf_load(&err);
 	if (!btf)
 		return err;
-	ret = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT) > 0;
-	free_kernel_btf(btf);
-	return ret;
+	for (i = 0; i < n; i++)
+		have[i] = btf__find_by_name_kind(btf, names[i],
+						 BTF_KIND_STRUCT) > 0 ||
+			  btf__find_by_name_kind(btf, names[i],
+						 BTF_KIND_FUNC) > 0;
+	iou_kernel_btf_free(btf);
+	return 0;
+}
+
+int iouring_bpf_kernel_has_type(const char *name)
+{
+	int have = 0, ret = iouring_bpf_kernel_has_types(&name, 1, &have);
+
+	return ret ? ret : have;
 }
 
 /*
@@ -176,4 +189,44 @@ const char *iouring_bpf_loop_api_key(enum iouring_bpf_loop_api api)
 const char *iouring_bpf_loop_api_desc(enum iouring_bpf_loop_api api)
 {
 	return api_name(api, 1);
+}
+
+const char *iou_kernel_release(void)
+{
+	static struct utsname u;
+
+	if (!u.release[0] && uname(&u))
+		return "?";
+	return u.release;
+}
+
+static const char *kind_feature(enum iouring_bpf_kind kind)
+{
+	return kind == IOURING_BPF_KIND_OP ?
+	       "IORING_OP_BPF (Ming Lei's series)" :
+	       "the io_uring loop hook (Pavel Begunkov's series)";
+}
+
+/* the one check of what a kind of program needs from the kernel */
+int iouring_bpf_kernel_check(enum iouring_bpf_kind kind,
+			     struct iouring_bpf_error *err)
+{
+	int ret = iou_kernel_has(IOU_KTYPE_V3);
+
+	if (ret < 0)
+		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
+			"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel or a stock Linux 7.1+ kernel; `iouring-bpf probe` lists what is missing",
+			iou_kernel_release(), strerror(-ret));
+	if (kind == IOURING_BPF_KIND_OP) {
+		if (iou_kernel_has(IOU_KTYPE_OP) > 0)
+			return 0;
+		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+			"kernel %s lacks %s: its BTF has no 'struct uring_bpf_ops' (no released kernel has it). Boot the project's patched kernel; `iouring-bpf probe` lists what is missing",
+			iou_kernel_release(), kind_feature(kind));
+	}
+	if (iouring_bpf_kernel_loop_api() != IOURING_BPF_LOOP_NONE)
+		return 0;
+	return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+		"kernel %s lacks %s: its BTF has neither 'struct io_uring_ops' (v3, the project's kernel) nor 'struct io_uring_bpf_ops' (Linux 7.1+). Boot the project's kernel or a stock 7.1+ kernel; `iouring-bpf probe` lists what is missing",
+		iou_kernel_release(), kind_feature(kind));
 }

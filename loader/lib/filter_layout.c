@@ -191,14 +191,14 @@ int iouf_layout_load(struct iouf_layout *lay, const char *btf_path,
 		     struct iouring_bpf_error *err)
 {
 	struct btf *btf;
-	int id;
+	int id, ret = 0;
 
 	iouf_layout_builtin(lay);
 	/* for the tests (and the curious): the table, whatever the kernel */
 	if (!btf_path && getenv("IOURING_BPF_NO_KERNEL_BTF"))
 		return 0;
 	errno = 0;
-	btf = btf_path ? btf__parse(btf_path, NULL) : btf__load_vmlinux_btf();
+	btf = btf_path ? btf__parse(btf_path, NULL) : iou_kernel_btf_load(&ret);
 	if (!btf) {
 		if (btf_path)
 			return iou_fail(err, IOURING_BPF_USAGE, errno,
@@ -213,7 +213,7 @@ int iouf_layout_load(struct iouf_layout *lay, const char *btf_path,
 		snprintf(lay->source, sizeof(lay->source),
 			 "built-in table (Linux 7.2.13): %s has no struct io_uring_bpf_ctx",
 			 btf_path ? btf_path : "the kernel's BTF");
-		btf__free(btf);
+		iou_kernel_btf_free(btf);
 		return 0;
 	}
 	snprintf(lay->source, sizeof(lay->source), "%s",
@@ -242,7 +242,7 @@ int iouf_layout_load(struct iouf_layout *lay, const char *btf_path,
 	if (lay->connect_family.off < 0)
 		lay->payload_size[P_CONNECT] = 0;
 	read_ops(lay, btf);
-	btf__free(btf);
+	iou_kernel_btf_free(btf);
 	return 0;
 }
 

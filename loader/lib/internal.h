@@ -7,7 +7,7 @@
 #include <linux/types.h>
 #include <bpf/libbpf.h>
 #include "iouring-bpf.h"
-#include "../../progs/iou_opflags.h"
+#include "iou_opflags.h"
 
 struct iouring_bpf {
 	struct bpf_object	*obj;
@@ -104,6 +104,11 @@ enum iou_ktype {
 };
 
 int iou_kernel_has(enum iou_ktype t);
+/* the kernel's BTF (the one place it is read), and freed with a trim */
+struct btf *iou_kernel_btf_load(int *err);
+void iou_kernel_btf_free(struct btf *btf);
+/* uname's release, for messages */
+const char *iou_kernel_release(void);
 /* give freed heap (a BTF's) back to the kernel */
 void iou_heap_trim(void);
 

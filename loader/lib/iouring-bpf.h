@@ -42,6 +42,12 @@
 
 #include <stddef.h>
 #include <linux/io_uring.h>
+/*
+ * the ABI headers the library shares with the BPF programs (in progs/;
+ * links to them here, installed beside this header)
+ */
+#include "iou_opflags.h"
+#include "iou_exit_info.h"
 
 /* the ring flags the programs need, for headers older than Linux 6.6 */
 #ifndef IORING_SETUP_SINGLE_ISSUER
@@ -54,27 +60,23 @@
 #define IORING_SETUP_NO_SQARRAY		(1U << 16)
 #endif
 /*
- * IORING_OP_BPF (the project's kernel): the ring flag, the opcode and the
- * buffer types of the op flags word (iouring_bpf_op_flags())
+ * IORING_OP_BPF (the project's kernel): the ring flag and the opcode, from
+ * iou_opflags.h, which also has the buffer types of the op flags word
+ * (IORING_BPF_BUF_TYPE_*, iouring_bpf_op_flags())
  */
 #ifndef IORING_SETUP_BPF
-#define IORING_SETUP_BPF		(1U << 20)
+#define IORING_SETUP_BPF		IOU_SETUP_BPF
 #endif
 #ifndef IORING_OP_BPF
-#define IORING_OP_BPF			65
-#endif
-#ifndef IORING_BPF_BUF_TYPE_NONE
-#define IORING_BPF_BUF_TYPE_NONE	0
-#define IORING_BPF_BUF_TYPE_PLAIN	1	/* addr/len, addr3/optlen */
-#define IORING_BPF_BUF_TYPE_FIXED	2	/* buffer 1 only: buf_index */
+#define IORING_OP_BPF			IOU_OP_BPF
 #endif
 
 /*
  * The version of this header; iouring_bpf_version() says the library's.
  * The shared library's soname is libiouring-bpf.so.MAJOR.
  */
-#define IOURING_BPF_VERSION_MAJOR	0
-#define IOURING_BPF_VERSION_MINOR	2
+#define IOURING_BPF_VERSION_MAJOR	1
+#define IOURING_BPF_VERSION_MINOR	0
 #define IOURING_BPF_VERSION_PATCH	0
 
 #ifdef __cplusplus
@@ -114,9 +116,18 @@ enum iouring_bpf_loop_api {
 	IOURING_BPF_LOOP_72	= 2,	/* io_uring_bpf_ops, iou_ctx * (7.2+) */
 };
 
+/* what would fix a failure: for a tool's hint (iouring-bpf names commands) */
+enum iouring_bpf_fix {
+	IOURING_BPF_FIX_NONE	= 0,	/* the message says it */
+	IOURING_BPF_FIX_KERNEL	= 1,	/* another kernel (NOFEATURE) */
+	IOURING_BPF_FIX_OBJECT	= 2,	/* the object: another kernel of the
+					 * same kind would not help */
+};
+
 struct iouring_bpf_error {
 	int	status;		/* enum iouring_bpf_status */
 	int	err;		/* the errno behind it, if any (positive) */
+	int	fix;		/* enum iouring_bpf_fix */
 	char	msg[1024];	/* what went wrong and what to do */
 	char	detail[4096];	/* verifier log tail, when REJECTED */
 };
@@ -129,36 +140,24 @@ struct iouring_bpf_error {
 
 /* --- the built-in programs (progs/, embedded in the library) ----------- */
 
-/* in the order `iouring-bpf list` shows them */
-enum iouring_bpf_prog_id {
-	IOURING_BPF_PROG_NOP,
-	IOURING_BPF_PROG_MEMCPY,
-	IOURING_BPF_PROG_ERRINJECT,
-	IOURING_BPF_PROG_CHAIN,
-	IOURING_BPF_PROG_NOP_CHAIN,
-	IOURING_BPF_PROG_COPY,
-	IOURING_BPF_PROG_BATCH_WAIT,
-	IOURING_BPF_PROG_HYBRID_POLL,
-	IOURING_BPF_PROG_CQ_STATS,
-	IOURING_BPF_NR_PROGS
-};
-
 #define IOURING_BPF_MAX_PARAMS	8
 
 struct iouring_bpf_param {
 	/* a `const volatile` global in .rodata, its default in the object */
 	const char	*name;
+	const char	*type;		/* as the program declares it: "__u32" */
 	const char	*help;
 };
 
 /*
- * A built-in program. Its kind (op or loop) is not written here: it is
- * read from the object's BTF when it is opened (iouring_bpf_kind()).
+ * A built-in program: one folder progs/NAME/ of the source tree (the BPF
+ * program, this entry, its `iouring-bpf run` workload). Its kind (op or
+ * loop) is not written here: it is read from the object's BTF when it is
+ * opened (iouring_bpf_kind()).
  */
 struct iouring_bpf_prog {
-	enum iouring_bpf_prog_id id;
 	const char	*name;		/* "nop-chain" */
-	const char	*file;		/* its source in progs/: "nop_chain.bpf.c" */
+	const char	*file;		/* its source in progs/: "nop_chain/prog.bpf.c" */
 	const char	*desc;		/* one line */
 	const char	*example;	/* an `iouring-bpf run` line */
 	const char	*mainline_note;	/* what differs on mainline's hook, or NULL */
@@ -166,8 +165,13 @@ struct iouring_bpf_prog {
 	const void	*(*elf)(size_t *size);	/* the embedded object */
 };
 
-/* the program with that id; NULL if id is out of range. Static storage. */
-const struct iouring_bpf_prog *iouring_bpf_prog(enum iouring_bpf_prog_id id);
+/*
+ * the built-in programs in turn, as `iouring-bpf list` shows them: the
+ * first for NULL, then the one after prev; NULL after the last. Static
+ * storage. There is no fixed numbering: look programs up by name.
+ */
+const struct iouring_bpf_prog *
+iouring_bpf_prog_next(const struct iouring_bpf_prog *prev);
 /* the program called name; NULL if there is none */
 const struct iouring_bpf_prog *iouring_bpf_prog_find(const char *name);
 /* p's parameter called name; NULL if p has none */
@@ -191,13 +195,51 @@ struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
 void iouring_bpf_detach(struct iouring_bpf *h);
 
 /*
- * The lifecycle after open, in its one order (iouring_bpf_attach(), `run
- * FILE` and `load` go through it): set params (NULL-ended "KEY=VALUE",
- * or NULL), check the kernel, bind a loop program to ring_fd (p: the
- * io_uring_params its setup filled, or NULL: read from the kernel; both
- * ignored for op programs), load, attach. 0 or a negative errno with err
- * filled; h stays the caller's either way.
+ * The lifecycle after open, in its one order: set params and the op id,
+ * check the kernel, get and bind the ring (loop programs), load, attach,
+ * pin. iouring_bpf_attach(), the iouring-bpf commands (run, load, bench)
+ * and the liburing helpers all go through iouring_bpf_start_opts(). 0 or
+ * a negative errno with err filled; h stays the caller's either way.
  */
+enum iouring_bpf_step {
+	IOURING_BPF_STEP_SET,		/* params and op id applied */
+	IOURING_BPF_STEP_KERNEL,	/* the kernel can take the program */
+	IOURING_BPF_STEP_RING,		/* loop programs: bound to the ring */
+	IOURING_BPF_STEP_LOAD,		/* verified and loaded */
+	IOURING_BPF_STEP_ATTACH,	/* attached (before the pin) */
+};
+
+struct iouring_bpf_start_opts {
+	size_t		sz;		/* sizeof(struct iouring_bpf_start_opts) */
+	/* loop programs: the ring and the params its setup filled (NULL:
+	 * read from the kernel); ignored for op programs */
+	int		ring_fd;
+	const struct io_uring_params *ring_params;
+	const char *const *params;	/* "KEY=VALUE", NULL-ended, or NULL */
+	int		op_id;		/* op programs: 0..255, -1: the program's */
+	const char	*pin;		/* pin the link there, or NULL */
+	/*
+	 * Optional: make or find the ring once the kernel is known to take
+	 * the program (*fd, and *p filled or left zeroed: read from the
+	 * kernel); replaces ring_fd/ring_params. 0 or a negative errno with
+	 * err filled.
+	 */
+	int	(*ring)(struct iouring_bpf *h, void *ctx, int *fd,
+			struct io_uring_params *p,
+			struct iouring_bpf_error *err);
+	/*
+	 * Optional: called after each step (done: the step just done); a
+	 * negative errno (with err filled) stops the start there.
+	 */
+	int	(*step)(struct iouring_bpf *h, enum iouring_bpf_step done,
+			void *ctx, struct iouring_bpf_error *err);
+	void		*ctx;		/* passed to ring() and step() */
+};
+
+int iouring_bpf_start_opts(struct iouring_bpf *h,
+			   const struct iouring_bpf_start_opts *opts,
+			   struct iouring_bpf_error *err);
+/* the same with the ring and params only (opts: ring_fd, p, params) */
 int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
 		      const struct io_uring_params *p,
 		      const char *const *params, struct iouring_bpf_error *err);
@@ -331,12 +373,46 @@ void *iouring_bpf_var(const struct iouring_bpf *h, const char *name,
  */
 void *iouring_bpf_section(const struct iouring_bpf *h, const char *sec,
 			  size_t *size);
+/*
+ * why the program stopped: its iou_exit (iou_exit_info.h, which the BPF
+ * side fills with IOU_EXIT_DONE()/IOU_EXIT_ERROR()) copied into *out;
+ * the kind (IOU_EXIT_KIND_NONE while it has not said), or -ENOENT if
+ * the program has none
+ */
+int iouring_bpf_exit_info(const struct iouring_bpf *h,
+			  struct iou_exit_info *out);
+/*
+ * the integer of size bytes (1, 2, 4 or 8) at p, signed or not, as a
+ * program's global holds it (a section's bytes, a map's value); -EINVAL
+ * for another size. The one reader of them: iouring_bpf_var_int() and
+ * the CLI's printing of globals use it.
+ */
+int iouring_bpf_int_get(const void *p, size_t size, int is_signed,
+			long long *v);
 /* an integer global (1, 2, 4 or 8 bytes); -ENOENT if none */
 int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 			long long *value);
 struct bpf_object *iouring_bpf_object(const struct iouring_bpf *h);
 struct bpf_link *iouring_bpf_link(const struct iouring_bpf *h);
 int iouring_bpf_struct_ops_map_fd(const struct iouring_bpf *h);
+
+/* --- programs in the kernel (`iouring-bpf show`, `unload`) ------------- */
+
+struct iouring_bpf_link_info {
+	__u32	link_id;
+	__u32	map_id;
+	__u32	prog_id;	/* the first program of the ops; 0 if unread */
+	int	op_id;		/* uring_bpf_ops: the registered id, else -1 */
+	char	map_name[16];
+	char	type[32];	/* "uring_bpf_ops", "io_uring_ops", ... or "?" */
+};
+
+/*
+ * What the struct_ops link behind link_fd (bpf_obj_get() of a pin, or
+ * bpf_link_get_fd_by_id()) is; the kernel's BTF is read for the type and
+ * freed. 0, -EINVAL if it is not a struct_ops link, or -errno.
+ */
+int iouring_bpf_link_info(int link_fd, struct iouring_bpf_link_info *out);
 
 /*
  * libbpf's messages: installs the library's print callback in libbpf
@@ -356,6 +432,20 @@ int iouring_bpf_errorf(struct iouring_bpf_error *err, int status, int errnum,
 
 /* 1 if the running kernel's BTF has type `name`, 0 if not, -errno */
 int iouring_bpf_kernel_has_type(const char *name);
+/*
+ * the same for n names, the kernel's BTF read once: have[i] 1 if it has a
+ * struct or a function (a kfunc) called names[i], else 0; 0, or -errno if
+ * the kernel has no readable BTF
+ */
+int iouring_bpf_kernel_has_types(const char *const *names, int n, int *have);
+/*
+ * Can the running kernel take a program of this kind (IORING_OP_BPF, or a
+ * loop hook)? 0, or NOFEATURE with a message naming what is missing and
+ * what to boot. The one feature check: iouring_bpf_check_kernel() starts
+ * with it, and then asks whether the kernel's hook is one h has a map for.
+ */
+int iouring_bpf_kernel_check(enum iouring_bpf_kind kind,
+			     struct iouring_bpf_error *err);
 
 /* the loop hook of the running kernel, from its BTF */
 enum iouring_bpf_loop_api iouring_bpf_kernel_loop_api(void);

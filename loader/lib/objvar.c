@@ -149,7 +149,8 @@ void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
 	return NULL;
 }
 
-static int int_get(const void *p, size_t size, int is_signed, long long *v)
+int iouring_bpf_int_get(const void *p, size_t size, int is_signed,
+			 long long *v)
 {
 	/* both arms long long: a plain ?: would make the signed one unsigned */
 	switch (size) {
@@ -211,7 +212,7 @@ int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 
 	if (!p)
 		return -ENOENT;
-	return int_get(p, size, is_signed, value);
+	return iouring_bpf_int_get(p, size, is_signed, value);
 }
 
 void *iouring_bpf_section(const struct iouring_bpf *h, const char *sec,
@@ -220,4 +221,14 @@ void *iouring_bpf_section(const struct iouring_bpf *h, const char *sec,
 	struct bpf_map *map = internal_map(h->obj, sec);
 
 	return map ? bpf_map__initial_value(map, size) : NULL;
+}
+
+int iouring_bpf_exit_info(const struct iouring_bpf *h,
+			  struct iou_exit_info *out)
+{
+	size_t size = 0;
+	void *p = iouring_bpf_var(h, IOU_EXIT_VAR, &size);
+	int kind = iou_exit_info_read(p, size, out);
+
+	return kind < 0 ? -ENOENT : kind;
 }

@@ -1,29 +1,96 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * workload.c - the workloads of `iouring-bpf run`, one per built-in
- * program (ops.c, loops.c), and what they share: result lines, checks,
- * the program's globals.
+ * workload.c - what the workloads of `iouring-bpf run` share (each is
+ * progs/NAME/run.c, beside its program): finding a program's workload,
+ * result lines, checks, the program's globals, timers.
+ *
+ * Op workloads submit requests with opcode IORING_OP_BPF and the
+ * program's op id, reap every CQE, and check results and counters
+ * exactly. Loop workloads run on a SINGLE_ISSUER | DEFER_TASKRUN |
+ * NO_SQARRAY ring, 64 SQ / 256 CQ entries, the program attached before
+ * the workload starts; every io_uring_enter() that waits has a 10 s (or
+ * longer) timeout, so a program that never says STOP fails the run
+ * instead of hanging it. On mainline's hook (Linux 7.1+) io_uring_enter()
+ * returns 0 after the program's STOP, not the count submitted, and
+ * ignores the timeout: `run` arms a watchdog signal instead (cli/run.c),
+ * and the workloads check what each hook returns.
+ *
+ * Delayed completions are reads of timerfds (rc_timer_in()), not
+ * IORING_OP_TIMEOUT, so that the workloads also run on a kernel without
+ * patch 0026: there, a completed timeout request made the wait loop
+ * consider itself woken for the rest of that wait, and a program
+ * returning WAIT was called again in a busy loop.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/timerfd.h>
 #include "workload.h"
 
-/* indexed by the library's program id */
-const struct workload workloads[IOURING_BPF_NR_PROGS] = {
-	[IOURING_BPF_PROG_NOP] = { .run = run_nop },
-	[IOURING_BPF_PROG_MEMCPY] = { .run = run_memcpy },
-	[IOURING_BPF_PROG_ERRINJECT] = { .run = run_errinject },
-	[IOURING_BPF_PROG_CHAIN] = { .run = run_chain },
-	[IOURING_BPF_PROG_NOP_CHAIN] = { .args = args_nop_chain,
-		.run = run_nop_chain, .depth = 1 },
-	[IOURING_BPF_PROG_COPY] = { .setup = setup_copy, .run = run_copy },
-	[IOURING_BPF_PROG_BATCH_WAIT] = { .run = run_batch_wait },
-	[IOURING_BPF_PROG_HYBRID_POLL] = { .run = run_hybrid_poll },
-	[IOURING_BPF_PROG_CQ_STATS] = { .setup = setup_cq_stats,
-		.run = run_cq_stats },
-};
+const struct workload *workload_find(const struct iouring_bpf_prog *p)
+{
+	size_t n;
+	int i;
+
+	/* p->file is "NAME/prog.bpf.c" */
+	for (i = 0; iou_workloads[i].dir; i++) {
+		n = strlen(iou_workloads[i].dir);
+		if (!strncmp(p->file, iou_workloads[i].dir, n) &&
+		    p->file[n] == '/')
+			return iou_workloads[i].w;
+	}
+	return NULL;
+}
+
+void rc_fill_random(unsigned char *p, size_t n, unsigned int *seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = rand_r(seed);
+}
+
+int rc_timer_in(int fd, long long ns)
+{
+	struct itimerspec its = { 0 };
+
+	if (fd < 0)
+		fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	its.it_value.tv_sec = ns / SEC_NS;
+	its.it_value.tv_nsec = ns % SEC_NS;
+	if (timerfd_settime(fd, 0, &its, NULL)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int rc_exit_kind(struct run_ctx *rc)
+{
+	struct iou_exit_info ei;
+
+	return iouring_bpf_exit_info(rc->h, &ei);
+}
+
+int rc_ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
+		 struct io_uring_params *p, struct iouring_bpf_error *err)
+{
+	int ret;
+
+	p->cq_entries = RC_RING_CQ;
+	*fd = iouring_bpf_ring_setup(kind, RC_RING_SQ, p, err);
+	if (*fd < 0)
+		return *fd;
+	ret = ring_init_fd(r, *fd, p);
+	if (ret)
+		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, ret,
+					  "cannot map the ring: %s",
+					  strerror(-ret));
+	return 0;
+}
 
 long long now_ns(void)
 {
@@ -88,11 +155,23 @@ void *rc_section(struct run_ctx *rc, const char *sec, size_t size, size_t align)
 	return p;
 }
 
+int rc_fail(struct run_ctx *rc, int status, int errnum, const char *fmt, ...)
+{
+	char msg[sizeof(rc->err->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return iouring_bpf_errorf(rc->err, status, errnum, "%s: %s",
+				  rc->prog->name, msg);
+}
+
 int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size)
 {
-	fprintf(stderr, "iouring-bpf run: %s: %s=%lld does not fit its %zu-byte variable\n",
-		rc->prog->name, name, v, size);
-	return -1;
+	return rc_fail(rc, IOURING_BPF_USAGE, ERANGE,
+		       "%s=%lld does not fit its %zu-byte variable", name, v,
+		       size);
 }
 
 int rc_check_eq(struct run_ctx *rc, const char *name, long long v,
@@ -101,9 +180,9 @@ int rc_check_eq(struct run_ctx *rc, const char *name, long long v,
 	return rc_check(rc, v == want, "%s %lld, want %lld", name, v, want);
 }
 
-long long rc_count(struct run_ctx *rc, long long def)
+long long rc_count(struct run_ctx *rc)
 {
-	return rc->count >= 0 ? rc->count : def;
+	return rc->count >= 0 ? rc->count : rc->w->count;
 }
 
 __u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags)

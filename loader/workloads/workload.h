@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * workload.h - what `iouring-bpf run` gives a program's workload (ops.c,
- * loops.c), and the workloads by program. Sits on the library's public
- * header and the CLI's ring (ring.h) only.
+ * workload.h - what `iouring-bpf run` gives a program's workload (each
+ * progs/NAME/run.c), and the workloads by program. Sits on the library's
+ * public header and the CLI's ring (ring.h) only.
  */
 #ifndef __IOURING_BPF_WORKLOAD_H
 #define __IOURING_BPF_WORKLOAD_H
@@ -13,9 +13,13 @@
 
 #define RUN_MAX_OUT	64
 
+struct workload;
+
 struct run_ctx {
 	const struct iouring_bpf_prog *prog;
+	const struct workload	*w;
 	struct iouring_bpf	*h;
+	struct iouring_bpf_error *err;	/* args, setup: why they failed */
 	struct ring		ring;
 	long long		count;		/* --count, or -1 */
 	long long		depth;		/* --depth, or -1 */
@@ -55,7 +59,7 @@ int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
 				  __alignof__(*(skel)->sec)))
 void *rc_section(struct run_ctx *rc, const char *sec, size_t size,
 		 size_t align);
-/* set a parameter before load: 0, or -1 and a message if v does not fit */
+/* set a parameter before load: 0, or -ERANGE and rc->err if v does not fit */
 #define RC_SET(rc, view, f, v) \
 	((long long)((view)->f = (v)) == (v) ? 0 : \
 	 rc_unfit(rc, #f, v, sizeof((view)->f)))
@@ -66,36 +70,68 @@ int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size);
 #define RC_CHECK_EQ(rc, view, f, want)	rc_check_eq(rc, #f, (view)->f, want)
 int rc_check_eq(struct run_ctx *rc, const char *name, long long v,
 		long long want);
-/* --count (or def) */
-long long rc_count(struct run_ctx *rc, long long def);
+/* --count, or the workload's default */
+long long rc_count(struct run_ctx *rc);
 /* the op flags word for this program's op id */
 __u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags);
 /* submit everything queued and reap n CQEs into cqes[] (NULL: count only) */
 int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n);
 long long now_ns(void);
+/*
+ * the ring `run` makes for a program of this kind (RC_RING_SQ SQ,
+ * RC_RING_CQ CQ entries), mapped into r: the body of the ring callback
+ * of iouring_bpf_start_opts()
+ */
+#define RC_RING_SQ	64
+#define RC_RING_CQ	256
+int rc_ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
+		 struct io_uring_params *p, struct iouring_bpf_error *err);
 
+/* a failure of args or setup: rc->err filled, a negative errno returned */
+int rc_fail(struct run_ctx *rc, int status, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * A program's workload: progs/NAME/run.c, compiled with IOU_WORKLOAD_SYM
+ * and IOU_UNIT_SKEL (its skeleton, struct iou_unit) and listed by the
+ * build (build/loader/workloads/units.c). --count means one thing for
+ * every program: the requests its main pass completes (and checks);
+ * a program without such requests takes none, and `run` refuses it.
+ */
 struct workload {
-	/* before the ring is made: --count and --depth into parameters */
+	int		takes_count;	/* --count: requests completed */
+	long long	count;		/* its default (0: the object's own) */
+	int		takes_depth;	/* --depth: requests in flight */
+	/*
+	 * steps of the library's start (iouring_bpf_start_opts()), each 0
+	 * or a negative errno with rc_fail(): args after --set, before the
+	 * kernel check (--count and --depth into parameters); setup once
+	 * the ring is bound, before load
+	 */
 	int		(*args)(struct run_ctx *rc);
-	int		(*setup)(struct run_ctx *rc);	/* before load */
+	int		(*setup)(struct run_ctx *rc);
 	int		(*run)(struct run_ctx *rc);	/* after attach */
-	int		depth;		/* takes --depth */
 };
 
-/* indexed by enum iouring_bpf_prog_id */
-extern const struct workload workloads[IOURING_BPF_NR_PROGS];
+#define IOU_WORKLOAD(...) \
+	const struct workload IOU_WORKLOAD_SYM = { __VA_ARGS__ }
 
-int run_nop(struct run_ctx *rc);
-int run_memcpy(struct run_ctx *rc);
-int run_errinject(struct run_ctx *rc);
-int run_chain(struct run_ctx *rc);
-int args_nop_chain(struct run_ctx *rc);
-int run_nop_chain(struct run_ctx *rc);
-int setup_copy(struct run_ctx *rc);
-int run_copy(struct run_ctx *rc);
-int run_batch_wait(struct run_ctx *rc);
-int run_hybrid_poll(struct run_ctx *rc);
-int setup_cq_stats(struct run_ctx *rc);
-int run_cq_stats(struct run_ctx *rc);
+/* build/loader/workloads/units.c: progs/NAME/run.c's workload by NAME */
+struct unit_workload {
+	const char		*dir;
+	const struct workload	*w;
+};
+
+extern const struct unit_workload iou_workloads[];
+
+/* the workload of built-in program p; NULL if it has none */
+const struct workload *workload_find(const struct iouring_bpf_prog *p);
+
+/* helpers the workloads share */
+void rc_fill_random(unsigned char *p, size_t n, unsigned int *seed);
+/* a timerfd (fd, or a new one if fd < 0) that expires once, ns from now */
+int rc_timer_in(int fd, long long ns);
+/* the kind of the program's exit info (iou_exit_info.h), or -ENOENT */
+int rc_exit_kind(struct run_ctx *rc);
 
 #endif /* __IOURING_BPF_WORKLOAD_H */

@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include "iouring-bpf.h"
-#include "../../progs/iou_exit_info.h"
 
 static int skip(const struct iouring_bpf_error *err)
 {
@@ -35,7 +34,6 @@ static int run(const char *policy, long long *completed, long long *errors,
 	struct io_uring_params p;
 	struct iouring_bpf_filter *f;
 	struct iouring_bpf *h;
-	struct iou_exit_info *e;
 	int fd, ret;
 
 	memset(&p, 0, sizeof(p));
@@ -66,9 +64,7 @@ static int run(const char *policy, long long *completed, long long *errors,
 	       ret < 0 ? -errno : ret);
 	iouring_bpf_var_int(h, "completed", completed);
 	iouring_bpf_var_int(h, "errors", errors);
-	e = iouring_bpf_var(h, IOU_EXIT_VAR, NULL);
-	if (e)
-		*ei = *e;
+	iouring_bpf_exit_info(h, ei);
 	iouring_bpf_detach(h);
 	close(fd);
 	return 0;

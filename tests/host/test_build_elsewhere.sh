@@ -52,8 +52,8 @@ for k in ours stock; do
 	dir=$ROOT/vmlinux
 	[ "$k" = stock ] && dir=$TMP/stock
 	build "mainline_nops-$k" "$dir" "$ROOT/examples/mainline_nops.bpf.c"
-	build "nop_chain-$k" "$dir" "$ROOT/progs/nop_chain.bpf.c" -I"$ROOT/progs"
-	build "copy-$k" "$dir" "$ROOT/progs/copy.bpf.c" -I"$ROOT/progs"
+	build "nop_chain-$k" "$dir" "$ROOT/progs/nop_chain/prog.bpf.c" -I"$ROOT/progs"
+	build "copy-$k" "$dir" "$ROOT/progs/copy/prog.bpf.c" -I"$ROOT/progs"
 	[ -f "$TMP/nop_chain-$k.o" ] && both_maps "$TMP/nop_chain-$k.o"
 done
 

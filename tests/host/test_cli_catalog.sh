@@ -1,9 +1,11 @@
 #!/bin/bash
-# The catalogue (loader/lib/programs.c, shown by `iouring-bpf list --json`)
-# matches progs/*.bpf.c one to one; each program's kind matches the
+# The catalogue (the units progs/NAME/, shown by `iouring-bpf list --json`)
+# matches progs/*/prog.bpf.c one to one, and every unit has its entry
+# (unit.c) and workload (run.c); each program's kind matches the
 # struct_ops in its source; each parameter is a global of the embedded
-# object; each source opens with a teaching comment that says how to run
-# it. Also: `list` (text) names every program.
+# object, declared `const volatile` with the type its entry says; each
+# source opens with a teaching comment that says how to run it. Also:
+# `list` (text) names every program.
 source "$(dirname "$0")/cli_lib.sh"
 
 "$CLI" list --json >"$TMP/list.json" || { echo "FAIL: list --json exited $?"; exit 1; }
@@ -12,10 +14,15 @@ import glob, json, os, re, sys
 root, path = sys.argv[1], sys.argv[2]
 progs = json.load(open(path))["programs"]
 bad = []
-files = sorted(os.path.basename(f) for f in glob.glob(os.path.join(root, "progs", "*.bpf.c")))
+files = sorted(os.path.relpath(f, os.path.join(root, "progs"))
+               for f in glob.glob(os.path.join(root, "progs", "*", "prog.bpf.c")))
 listed = sorted(p["file"] for p in progs)
 if files != listed:
-    bad.append("catalogue files %s != progs/*.bpf.c %s" % (listed, files))
+    bad.append("catalogue files %s != progs/*/prog.bpf.c %s" % (listed, files))
+for f in files:
+    for part in ("unit.c", "run.c"):
+        if not os.path.exists(os.path.join(root, "progs", os.path.dirname(f), part)):
+            bad.append("progs/%s has no %s" % (os.path.dirname(f), part))
 names = [p["name"] for p in progs]
 if len(set(names)) != len(names):
     bad.append("duplicate names: %s" % names)
@@ -43,8 +50,8 @@ for p in progs:
     for par in p["params"]:
         if par["default"] is None:
             bad.append("%s: parameter %s is not a global of the object" % (p["name"], par["name"]))
-        if not re.search(r"const volatile [^;]*\b%s\b" % re.escape(par["name"]), src):
-            bad.append("%s: parameter %s is not `const volatile` in %s" % (p["name"], par["name"], p["file"]))
+        if not re.search(r"const volatile %s %s\b" % (re.escape(par["type"]), re.escape(par["name"])), src):
+            bad.append("%s: parameter %s is not `const volatile %s` in %s" % (p["name"], par["name"], par["type"], p["file"]))
 for b in bad:
     print("FAIL:", b)
 print("%d programs checked" % len(progs))
@@ -53,9 +60,9 @@ PY
 checks=$((checks + 1))
 
 out=$("$CLI" list)
-for f in "$ROOT"/progs/*.bpf.c; do
+for f in "$ROOT"/progs/*/prog.bpf.c; do
 	checks=$((checks + 1))
-	name=$(basename "$f" .bpf.c | tr _ -)
+	name=$(basename "$(dirname "$f")" | tr _ -)
 	grep -q "^$name " <<<"$out" || { echo "FAIL: list does not show $name"; fails=$((fails + 1)); }
 done
 finish

@@ -92,6 +92,10 @@ expect_exit 2 "--count must be an integer" -- run nop --count -1
 expect_exit 2 "--count must be an integer" -- run nop --count lots
 expect_exit 2 "--depth must be an integer in 1..4096" -- run nop-chain --depth 0
 expect_exit 2 "has no queue depth" -- run nop --depth 3
+# --count: the requests a workload completes; copy has none to choose
+expect_exit 2 "copy takes no --count" -- run copy --count 5
+expect_exit 2 "batch-wait: --count at most 256" -- run batch-wait --count 300
+expect_exit 2 "chain: --count at most 200000" -- run chain --count 200001
 expect_exit 2 "--id is for IORING_OP_BPF ops" -- run nop-chain --id 3
 expect_exit 2 "nop-chain has no parameter 'bogus'" -- run nop-chain --set bogus=1
 expect_exit 2 "does not fit" -- run nop-chain --set depth=-5

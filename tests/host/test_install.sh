@@ -35,6 +35,7 @@ ver=$(pkg-config --modversion iouring-bpf) || { fail "pkg-config iouring-bpf"; v
 major=${ver%%.*}
 for f in usr/bin/iouring-bpf usr/lib/libiouring-bpf.a usr/lib/libiouring-bpf.so.$ver \
 	 usr/include/iouring-bpf.h usr/include/iouring-bpf-filter.h usr/include/iouring-bpf-liburing.h \
+	 usr/include/iou_opflags.h usr/include/iou_exit_info.h \
 	 usr/lib/pkgconfig/iouring-bpf.pc usr/share/man/man1/iouring-bpf.1; do
 	checks=$((checks + 1))
 	[ -f "$D/$f" ] || fail "$f not installed"

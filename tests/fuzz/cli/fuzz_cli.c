@@ -40,11 +40,20 @@ static char *cstr(const uint8_t *d, size_t n)
 
 static struct iouring_bpf *catalog_handle(unsigned int i)
 {
+	const struct iouring_bpf_prog *p = iouring_bpf_prog_next(NULL);
 	struct iouring_bpf_error err;
+	unsigned int n = 0, k;
 
-	i %= IOURING_BPF_NR_PROGS < 16 ? IOURING_BPF_NR_PROGS : 16;
-	if (!progs[i])
-		progs[i] = iouring_bpf_open_prog(iouring_bpf_prog(i), &err);
+	while (p && n < 16) {
+		n++;
+		p = iouring_bpf_prog_next(p);
+	}
+	i %= n;
+	if (!progs[i]) {
+		for (k = 0, p = iouring_bpf_prog_next(NULL); k < i; k++)
+			p = iouring_bpf_prog_next(p);
+		progs[i] = iouring_bpf_open_prog(p, &err);
+	}
 	return progs[i];
 }
 

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * chain: the catalogue entry of progs/chain/prog.bpf.c (`iouring-bpf list`,
+ * iouring_bpf_prog_find()): its description, example and parameters;
+ * the build embeds the object through its skeleton (loader/Makefile).
+ */
+#include "unit.h"
+
+IOU_UNIT(.name = "chain",
+	 .desc = "IORING_OP_BPF ops passing a checksum along a link chain",
+	 .example = "iouring-bpf run chain --count 64",
+	 .params = {
+		 { "max_len", "__u32",
+		   "bytes of buffer 1 summed at most (<= 4096)" },
+	 });

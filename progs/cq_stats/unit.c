@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * cq-stats: the catalogue entry of progs/cq_stats/prog.bpf.c (`iouring-bpf list`,
+ * iouring_bpf_prog_find()): its description, example and parameters;
+ * the build embeds the object through its skeleton (loader/Makefile).
+ */
+#include "unit.h"
+
+IOU_UNIT(.name = "cq-stats",
+	 .desc = "loop: count completions by result and latency, change nothing",
+	 .example = "iouring-bpf run cq-stats --count 256",
+	 .mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted",
+	 .params = {
+		 { "ud_is_ts", "__u32",
+		   "1: user_data is the submit time (ns), histogram latency (run sets 1)" },
+		 { "wait_nr", "__u32",
+		   "mainline only: new CQEs a wait waits for (v3 keeps the caller's min_complete)" },
+	 });

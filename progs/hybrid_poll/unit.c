@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * hybrid-poll: the catalogue entry of progs/hybrid_poll/prog.bpf.c (`iouring-bpf list`,
+ * iouring_bpf_prog_find()): its description, example and parameters;
+ * the build embeds the object through its skeleton (loader/Makefile).
+ */
+#include "unit.h"
+
+IOU_UNIT(.name = "hybrid-poll",
+	 .desc = "loop: poll the CQ up to spin_us before sleeping",
+	 .example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
+	 .mainline_note = "the hook hides min_complete: every wait is for `want` CQEs; a call that finds SQEs submits them and returns at once",
+	 .params = {
+		 { "spin_us", "__u64",
+		   "microseconds to poll before sleeping" },
+		 { "want", "__u32",
+		   "CQEs to wait for when io_uring_enter's min_complete is 0" },
+	 });

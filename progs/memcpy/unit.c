@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * memcpy: the catalogue entry of progs/memcpy/prog.bpf.c (`iouring-bpf list`,
+ * iouring_bpf_prog_find()): its description, example and parameters;
+ * the build embeds the object through its skeleton (loader/Makefile).
+ */
+#include "unit.h"
+
+IOU_UNIT(.name = "memcpy",
+	 .desc = "IORING_OP_BPF op copying buffer 1 <-> buffer 2 (kfunc)",
+	 .example = "iouring-bpf run memcpy --count 64",
+	 .params = {
+		 { "reverse", "__u32",
+		   "1: copy buffer 2 -> buffer 1 by default (flag bit 0 flips it)" },
+		 { "max_len", "__u32",
+		   "copy at most this many bytes (0: min of the two lengths)" },
+	 });
