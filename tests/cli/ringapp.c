@@ -10,8 +10,9 @@
  *   nops   submit 3 NOPs and wait for them (min_complete 3), same report,
  *          then reap the CQEs
  *   exit   leave
- * Usage: ringapp defer|array|plain DIR   (gives up after 60 s without a
- * command)
+ * Usage: ringapp defer|array|plain DIR   (gives up after 600 s without a
+ * command: a test on the debug kernel under emulation may take minutes
+ * between two; the test kills it at its end)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ static int wait_cmd(const char *dir, int k, char *cmd, size_t len)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/cmd-%d", dir, k);
-	for (int i = 0; i < 6000; i++) {
+	for (int i = 0; i < 60000; i++) {
 		f = fopen(path, "r");
 		if (f) {
 			if (fgets(cmd, len, f)) {

@@ -116,7 +116,9 @@ expect_exit 0 "unloaded arr" -- unload arr
 start_app plain "$PLAIN"
 read -r ppid pfd <"$PLAIN/ring" || fail "the plain ringapp did not start"
 expect_exit 1 "must be an io_uring created with IORING_SETUP_SINGLE_ISSUER.IORING_SETUP_DEFER_TASKRUN" -- load nop-chain --ring "$ppid:$pfd"
-expect_exit 2 "fd 0 of process $pid is not an io_uring" -- load nop-chain --ring "$pid:0"
-expect_exit 2 "process $pid has no fd 999" -- load nop-chain --ring "$pid:999"
+# the plain app, started last, is surely alive (an app gives up after
+# minutes without a command; the first one's last was long ago)
+expect_exit 2 "fd 0 of process $ppid is not an io_uring" -- load nop-chain --ring "$ppid:0"
+expect_exit 2 "process $ppid has no fd 999" -- load nop-chain --ring "$ppid:999"
 expect_exit 2 "there is no process" -- load nop-chain --ring 999999:3
 finish
