@@ -1,4 +1,5 @@
 #!/bin/bash
+# test-timeout: 900
 # The io_uring filter policy compiler on the host (no kernel needed):
 #  - every shipped policy (policies/*.policy) passes `filter check`, opens
 #    with a comment that says how to try it, and `show`/`compile` work;
