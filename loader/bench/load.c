@@ -8,7 +8,7 @@
  *           /sys/kernel/btf/vmlinux), the verifier, the struct_ops map
  *   attach  iouring_bpf_attach_link(): struct_ops link; the op id is
  *           registered, or the loop program installed on the ring
- *   detach  iouring_bpf_unlink(): the link destroyed (unregistered)
+ *   detach  iouring_bpf_detach_link(): the link destroyed (unregistered)
  *   close   iouring_bpf_close(): programs and maps released
  *
  * Loop programs attach to one SINGLE_ISSUER | DEFER_TASKRUN | NO_SQARRAY
@@ -77,7 +77,7 @@ int bench_load(struct bench_scn *s)
 				opts.op_id = bench_free_op_id();
 			if (!h || iouring_bpf_start_opts(h, &opts, &err))
 				goto fail;
-			iouring_bpf_unlink(h);
+			iouring_bpf_detach_link(h);
 			t[4] = now_ns();
 			iouring_bpf_close(h);
 			t[5] = now_ns();

@@ -55,7 +55,7 @@ void cli_usage(const struct argp_state *state, const char *fmt, ...)
 error_t cli_one_arg(struct argp_state *state, int key, char *arg,
 		    const char **slot, const char *extra, const char *missing);
 
-/* out.c: errors, file arguments, numbers, --set, --id, --ring */
+/* out.c: errors, file and program arguments */
 /* a message is cut there: one quoting a long text stays one line */
 #define CLI_MSG_SHOWN	1000
 /*
@@ -93,6 +93,7 @@ int cli_check_prog(const char *cmd, const char *prog);
  */
 error_t cli_one_arg(struct argp_state *state, int key, char *arg,
 		    const char **slot, const char *extra, const char *missing);
+/* args.c: argument values */
 /*
  * an integer from a command-line argument; -1 and a message (exit code
  * 2 in JSON) if bad
@@ -112,9 +113,6 @@ struct prog_args {
  * ARGP_ERR_UNKNOWN if not; exits on a bad value, as argp does */
 error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
 		      char *arg, struct argp_state *state);
-/* before load: every --set, then --id; -1 with err filled */
-int prog_args_apply(const struct prog_args *pa, struct iouring_bpf *h,
-		    struct iouring_bpf_error *err);
 /* --ring PID:FD: 0, or -1 and a message naming the bad part */
 int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
 		   long long *fd);

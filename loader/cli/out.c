@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * out.c - what the subcommands share: errors (one line on stderr, and in
- * JSON mode one {"error": ...} document on stdout), the checks of a file
- * argument, numbers; and what `load` and `run` both do to a program
- * before loading it: take --set KEY=VALUE and --id N and apply them to the
- * opened object, and the --ring PID:FD parser. The options every command
- * shares and argp's usage errors are usage.c's.
+ * out.c - what the subcommands say when something is wrong: errors (one
+ * line on stderr, and in JSON mode one {"error": ...} document on
+ * stdout) and the checks of a file or program argument. Argument values
+ * are parsed in args.c; the options every command shares and argp's
+ * usage errors are usage.c's.
  */
 #include <argp.h>
 #include <errno.h>
@@ -186,70 +185,4 @@ int cli_check_prog(const char *cmd, const char *prog)
 		return cli_fail(EXIT_USAGE, cmd, "unknown program '%s': not in the catalogue (see `iouring-bpf list`) and not a readable .bpf.o file (%s)",
 				cli_arg(prog), strerror(errno));
 	return cli_check_file(cmd, prog, "a BPF object (FILE.bpf.o)");
-}
-
-int parse_ll(const char *cmd, const char *what, const char *s,
-	     long long min, long long max, long long *out)
-{
-	char *end;
-	long long v;
-
-	errno = 0;
-	v = strtoll(s, &end, 0);
-	if (errno || end == s || *end || v < min || v > max) {
-		cli_fail(EXIT_USAGE, cmd, "%s must be an integer in %lld..%lld, got '%s'",
-			 what, min, max, cli_arg(s));
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
-		      char *arg, struct argp_state *state)
-{
-	switch (key) {
-	case 'i':
-		if (parse_ll(cmd, "--id", arg, 0, 255, &pa->id))
-			exit(EXIT_USAGE);
-		pa->have_id = 1;
-		return 0;
-	case 's':
-		if (pa->nsets == PROG_MAX_SETS)
-			cli_usage(state, "at most %d --set", PROG_MAX_SETS);
-		pa->sets[pa->nsets++] = arg;
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
-}
-
-int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
-		   long long *fd)
-{
-	const char *colon = strchr(arg, ':');
-	char buf[64];
-
-	if (!colon || (size_t)(colon - arg) >= sizeof(buf)) {
-		cli_fail(EXIT_USAGE, cmd, "--ring wants PID:FD, got '%s'",
-			 cli_arg(arg));
-		return -1;
-	}
-	snprintf(buf, sizeof(buf), "%.*s", (int)(colon - arg), arg);
-	if (parse_ll(cmd, "--ring PID", buf, 1, 1 << 30, pid) ||
-	    parse_ll(cmd, "--ring FD", colon + 1, 0, 1 << 30, fd))
-		return -1;
-	return 0;
-}
-
-int prog_args_apply(const struct prog_args *pa, struct iouring_bpf *h,
-		    struct iouring_bpf_error *err)
-{
-	int i;
-
-	for (i = 0; i < pa->nsets; i++)
-		if (iouring_bpf_set(h, pa->sets[i], err))
-			return -1;
-	if (pa->have_id && iouring_bpf_set_op_id(h, pa->id, err))
-		return -1;
-	return 0;
 }

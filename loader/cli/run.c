@@ -240,7 +240,7 @@ int cmd_run(int argc, char **argv)
 			 RUN_WATCHDOG_S);
 	}
 	print_exit_info(rc);
-	iouring_bpf_unlink(rc->h);
+	iouring_bpf_detach_link(rc->h);
 	if (ret || rc->failed)
 		ret = EXIT_FAIL;
 

@@ -130,7 +130,7 @@ int cmd_run_file(const char *path, const struct prog_args *pa, int json,
 	} while (ret == -EINTR && !timed_out);
 	alarm(0);
 	elapsed = (now_ns() - t0) / 1000;
-	iouring_bpf_unlink(h);
+	iouring_bpf_detach_link(h);
 	left = ring_cq_ready(&ring);
 	status = ret >= 0 && !timed_out ? EXIT_OK : EXIT_FAIL;
 

@@ -512,7 +512,7 @@ int iouring_bpf_pin(struct iouring_bpf *h, const char *path,
 	return 0;
 }
 
-void iouring_bpf_unlink(struct iouring_bpf *h)
+void iouring_bpf_detach_link(struct iouring_bpf *h)
 {
 	if (h && h->link) {
 		bpf_link__destroy(h->link);
@@ -520,11 +520,17 @@ void iouring_bpf_unlink(struct iouring_bpf *h)
 	}
 }
 
+/* the 0.x name of iouring_bpf_detach_link(), kept for applications */
+void iouring_bpf_unlink(struct iouring_bpf *h)
+{
+	iouring_bpf_detach_link(h);
+}
+
 void iouring_bpf_close(struct iouring_bpf *h)
 {
 	if (!h)
 		return;
-	iouring_bpf_unlink(h);
+	iouring_bpf_detach_link(h);
 	bpf_object__close(h->obj);
 	iou_vlog_free(h);
 	iou_res_free(h);

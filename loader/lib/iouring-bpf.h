@@ -320,8 +320,15 @@ int iouring_bpf_attach_link(struct iouring_bpf *h,
  */
 int iouring_bpf_pin(struct iouring_bpf *h, const char *path,
 		    struct iouring_bpf_error *err);
-/* detach only (the object stays loaded: counters can still be read) */
-void iouring_bpf_unlink(struct iouring_bpf *h);
+/*
+ * detach only: the link attach_link() made is destroyed (the program
+ * leaves the ring unless the link is pinned); the object stays loaded, so
+ * counters can still be read
+ */
+void iouring_bpf_detach_link(struct iouring_bpf *h);
+/* the same, under its 0.x name (it removes no file: not unlink(2)) */
+void iouring_bpf_unlink(struct iouring_bpf *h)
+	__attribute__((deprecated("use iouring_bpf_detach_link()")));
 /* detach, unload and free h; NULL is a no-op */
 void iouring_bpf_close(struct iouring_bpf *h);
 

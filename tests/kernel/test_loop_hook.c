@@ -221,7 +221,7 @@ static void t_detach_restores(void)
 		return;
 	}
 	CHECK_EQ(ring_wait(&r, 0, -1), 0, "enter with the program");
-	iouring_bpf_unlink(h);
+	iouring_bpf_detach_link(h);
 	ring_prep_nop(ring_get_sqe(&r), 42);
 	CHECK_EQ(ring_submit_and_wait(&r, 1), 1, "submit a NOP after detach");
 	if (CHECK_EQ(ring_wait_cqe(&r, &cqe), 0, "its CQE")) {
