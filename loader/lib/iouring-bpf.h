@@ -216,7 +216,12 @@ struct iouring_bpf_start_opts {
 	int		ring_fd;
 	const struct io_uring_params *ring_params;
 	const char *const *params;	/* "KEY=VALUE", NULL-ended, or NULL */
-	int		op_id;		/* op programs: 0..255, -1: the program's */
+	/*
+	 * op programs: 0..255, or -1 for the id the program sets. Not a
+	 * zero default: set it to -1 unless you mean id 0 (a loop program
+	 * given 0 is refused at the SET step)
+	 */
+	int		op_id;
 	const char	*pin;		/* pin the link there, or NULL */
 	/*
 	 * Optional: make or find the ring once the kernel is known to take
