@@ -223,7 +223,7 @@ out:
 	return same;
 }
 
-static void copy(const struct mode *m, const char *dir)
+static void run_copy(const struct mode *m, const char *dir)
 {
 	char in[256], out[256], fi[32], fo[32], msg[IOU_EXIT_MSG_LEN];
 	const char *params[] = { fi, fo, "block=65536", "buf=@buf:65536",
@@ -373,7 +373,7 @@ static void run_mode(const struct mode *m, const char *dir)
 	rewind_ran += is_rewind(m);
 	nop_chain(m, 1, 1);
 	nop_chain(m, 4, 0);
-	copy(m, dir);
+	run_copy(m, dir);
 	app_sqes(m, "batch-wait");
 	app_sqes(m, "cq-stats");
 	app_sqes(m, "hybrid-poll");
