@@ -225,9 +225,9 @@ out:
 
 static void run_copy(const struct mode *m, const char *dir)
 {
-	char in[256], out[256], fi[32], fo[32], msg[IOU_EXIT_MSG_LEN];
-	const char *params[] = { fi, fo, "block=65536", "buf=@buf:65536",
-				 NULL };
+	char in[256], out[256], fi[32], fo[32], fb[48], msg[IOU_EXIT_MSG_LEN];
+	const char *params[] = { fi, fo, fb, "block=65536", NULL };
+	static char buf[65536] __attribute__((aligned(4096)));
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	long long written = -1;
@@ -248,6 +248,8 @@ static void run_copy(const struct mode *m, const char *dir)
 	}
 	snprintf(fi, sizeof(fi), "fd_in=%d", fdi);
 	snprintf(fo, sizeof(fo), "fd_out=%d", fdo);
+	/* a built-in takes numbers only: the buffer's address */
+	snprintf(fb, sizeof(fb), "buf=%llu", (unsigned long long)(unsigned long)buf);
 	h = iouring_bpf_attach(r.fd, "copy", params, &err);
 	CHECK(h, "%s: attach copy%s%s", m->name, h ? "" : ": ",
 	      h ? "" : err.msg);
