@@ -280,7 +280,7 @@ static void app_sqes(const struct mode *m, const char *prog)
 {
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
-	unsigned int i, got = 0, bad = 0;
+	unsigned int i, got = 0, bad = 0, pending;
 	struct ring r;
 	int tries;
 
@@ -306,11 +306,14 @@ static void app_sqes(const struct mode *m, const char *prog)
 	}
 	for (i = 1; i <= 4; i++)
 		ring_prep_nop(ring_get_sqe(&r), i);
-	ring_flush(&r);
-	/* the program submits them on a call, the next calls wait */
-	for (tries = 0; tries < 20 && ring_cq_ready(&r) < 4; tries++)
-		if (io_uring_enter_raw(r.fd, 0, 0, IORING_ENTER_GETEVENTS,
-				       NULL, 0) < 0)
+	/*
+	 * to_submit: v3's kernel submits them before the program runs,
+	 * mainline's hook ignores it and the program submits them
+	 */
+	pending = ring_flush(&r);
+	for (tries = 0; tries < 20 && ring_cq_ready(&r) < 4; tries++, pending = 0)
+		if (io_uring_enter_raw(r.fd, pending, 0,
+				       IORING_ENTER_GETEVENTS, NULL, 0) < 0)
 			break;
 	while (ring_cq_ready(&r)) {
 		struct io_uring_cqe *cqe = ring_peek_cqe(&r);
