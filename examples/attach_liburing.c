@@ -16,9 +16,9 @@
  * sqe-mixed sq-rewind (SQ_REWIND, Linux 7.0+, with nosqarray: exit 77 on
  * a kernel without it); iopoll and no-defer (drop DEFER_TASKRUN) make
  * rings the hook refuses. A ring with an SQ array is made by liburing.
- * A NO_SQARRAY ring is made by liburing only if it is 2.6 or later; with an older liburing
- * (Debian 12: 2.3), which would write its SQ index array over the ring's
- * header, it is made with io_uring_setup() and attached by fd (the library
+ * A NO_SQARRAY ring is made by liburing only if it is 2.6 or later;
+ * with an older liburing (Debian 12: 2.3), which would write its SQ
+ * index array over the ring's header, it is made with io_uring_setup() and attached by fd (the library
  * reads its layout from the kernel); -L makes it with liburing anyway, to
  * see the helper refuse it. -F attaches a liburing ring by its fd alone
  * (iouring_bpf_attach(ring.ring_fd, ...): the layout read from the kernel)
