@@ -26,6 +26,7 @@
  * IORING_SETUP_BPF) the SQ_REWIND mode is not run and said so.
  *
  * Usage: ring_modes [sqarray|nosqarray|rewind]...  (default: all three)
+ * Files go to a directory made in $TMPDIR (default /tmp).
  * Exit: 0 every check held, 1 a check failed, 77 no loop hook.
  */
 #include <errno.h>
@@ -388,7 +389,8 @@ static void run_mode(const struct mode *m, const char *dir)
 
 int main(int argc, char **argv)
 {
-	char dir[] = "/tmp/ring_modes.XXXXXX", path[64];
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char dir[200], path[240];
 	size_t i;
 	int a;
 
@@ -396,8 +398,10 @@ int main(int argc, char **argv)
 		printf("kernel has no loop hook\n");
 		return 77;
 	}
+	snprintf(dir, sizeof(dir), "%s/ring_modes.XXXXXX", tmp);
 	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+		fprintf(stderr, "ring_modes: cannot make a directory in %s: %s (set TMPDIR)\n",
+			tmp, strerror(errno));
 		return 1;
 	}
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {

@@ -12,4 +12,4 @@
 source "$(dirname "$0")/lib.sh"
 loop_feature_or_skip
 need_helper ring_modes
-"$HELPERS/ring_modes"
+TMPDIR=$TMP "$HELPERS/ring_modes"
