@@ -20,6 +20,9 @@
  *    SQEs): 4 NOPs queued by the application complete; on SQ_REWIND,
  *    where they cannot know how many SQEs the application queued, the
  *    attach is refused (USAGE, naming SQ_REWIND) and nothing runs;
+ *  - with $RING_MODES_TAIL_OBJ (examples/mainline_nops.bpf.o), on the
+ *    NO_SQARRAY rings: an object of liburing's style that fills SQEs at
+ *    the SQ tail runs, and is refused (USAGE) on SQ_REWIND;
  *  - SQ_REWIND only: io_uring_params that claim SQ_REWIND for a ring
  *    without it: nop-chain stops with an error and completes nothing.
  * On a kernel without SQ_REWIND (the project's 6.12: there bit 20 is
@@ -366,6 +369,49 @@ static void wrong_params(void)
 	ring_exit(&r);
 }
 
+/*
+ * an object that fills SQEs at the SQ tail and does not know SQ_REWIND
+ * (examples/mainline_nops.bpf.o: liburing's names, sq_tail_offset): on an
+ * SQ_REWIND ring its second NOP would go where the kernel never looks
+ */
+static void tail_object(const struct mode *m, const char *obj)
+{
+	const char *params[] = { "nr=5", NULL };
+	struct iouring_bpf_error err;
+	struct iouring_bpf *h;
+	struct ring r;
+
+	if (make_ring(&r, m)) {
+		fails++;
+		return;
+	}
+	h = iouring_bpf_attach(r.fd, obj, params, &err);
+	if (!h && err.status == IOURING_BPF_NOFEATURE) {
+		/* written for mainline's hook only: not on our kernel */
+		printf("not run: %s: %s\n", m->name, err.msg);
+		ring_exit(&r);
+		return;
+	}
+	if (is_rewind(m)) {
+		CHECK(!h && err.status == IOURING_BPF_USAGE &&
+		      strstr(err.msg, "SQ tail") &&
+		      strstr(err.msg, "SQ_REWIND"),
+		      "%s: an object that fills SQEs at the tail is refused (status %d): %s",
+		      m->name, h ? 0 : err.status, h ? "attached" : err.msg);
+	} else {
+		int ret = h ? io_uring_enter_raw(r.fd, 0, 0,
+						 IORING_ENTER_GETEVENTS, NULL,
+						 0) : -1;
+
+		CHECK(h && !ret && *r.sq_tail == 5 && *r.cq_head == 5,
+		      "%s: %s ran 5 NOPs (enter %d, SQ tail %u, CQ head %u)%s%s",
+		      m->name, obj, ret, *r.sq_tail, *r.cq_head,
+		      h ? "" : ": ", h ? "" : err.msg);
+	}
+	iouring_bpf_detach(h);
+	ring_exit(&r);
+}
+
 static void run_mode(const struct mode *m, const char *dir)
 {
 	enum iouring_bpf_loop_api api = iouring_bpf_kernel_loop_api();
@@ -383,6 +429,9 @@ static void run_mode(const struct mode *m, const char *dir)
 	app_sqes(m, "batch-wait");
 	app_sqes(m, "cq-stats");
 	app_sqes(m, "hybrid-poll");
+	/* mainline_nops assumes NO_SQARRAY: not on the SQ-array ring */
+	if (getenv("RING_MODES_TAIL_OBJ") && m->flags)
+		tail_object(m, getenv("RING_MODES_TAIL_OBJ"));
 	if (is_rewind(m))
 		wrong_params();
 }
