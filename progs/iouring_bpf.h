@@ -9,7 +9,9 @@
  *      probes BTF before it loads anything);
  *   2. ring access for loop programs: SQ/CQ through offsets that the loader
  *      copies from struct io_uring_params into .rodata before load (iou_*
- *      variables below), CQE walking, SQE filling (NOP, READ, WRITE, BPF op);
+ *      variables below), CQE walking, SQE filling (NOP, READ, WRITE, BPF op)
+ *      on the three SQ modes (SQ array, NO_SQARRAY, SQ_REWIND; "The three
+ *      SQ modes" below);
  *   3. a THIN binding to the struct_ops types:
  *        IORING_OP_BPF ops     struct uring_bpf_ops   (Ming Lei's series)
  *        loop hook             struct io_uring_ops    (Pavel Begunkov's v3,
