@@ -217,6 +217,15 @@ static int check_filter(const struct iouring_bpf_filter *f, const char *text,
 		for (i = 0; i < f->nprogs; i++)
 			if (f->progs[i].opcode == (unsigned int)op)
 				p = &f->progs[i];
+		/*
+		 * stacked after a policy with a program for op, DENY_REST
+		 * would not cover op: a default deny needs its own program
+		 */
+		if (!p && !f->pol.default_allow) {
+			printf("FAIL: default deny and no program for opcode %d (%s): stacked after another policy it would not be denied\npolicy:\n%s\n",
+			       op, f->lay.opname[op], text);
+			return 1;
+		}
 		for (k = 0; k < (p ? nctx : 2); k++) {
 			int want, got;
 
