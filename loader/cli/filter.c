@@ -45,7 +45,7 @@ static const char doc[] =
 "`iouring-bpf sandbox --policy POLICY -- COMMAND` runs a command with it.\n"
 "With --json each action prints one object (docs/json/filter.schema.json);\n"
 "show and compile put their text in its \"text\".\n"
-"Exit: 0 ok, 1 a malformed policy (POLICY:LINE: ...) or a failure, 2 usage,\n"
+"Exit: 0 ok, 1 a malformed policy (POLICY:LINE:COL: ...) or a failure, 2 usage,\n"
 "3 the kernel has no filters, 4 not permitted, 5 the kernel refused it.\v";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
@@ -169,6 +169,8 @@ static int list_ops(const char *btf)
 		printf("layout: %s\n", iouring_bpf_filter_layout(f));
 	}
 	for (i = 0; !iouring_bpf_filter_prog(f, i, &p); i++) {
+		if (!p.opname[0])	/* a number this layout has no name for */
+			continue;
 		if (!cli_json) {
 			printf("%3u %s\n", p.opcode, p.opname);
 			continue;

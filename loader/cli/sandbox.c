@@ -7,8 +7,18 @@
  * create from then on is filtered, and nothing can remove or loosen the
  * filters), then execs COMMAND. Several --policy stack: a request must be
  * allowed by each.
+ *
+ * Task filters reach only rings created after them: an io_uring fd that
+ * COMMAND would inherit (made before the sandbox, not close-on-exec) runs
+ * whatever its maker's filters allow. The sandbox does not filter such a
+ * ring as a ring (the filters would also bind the process that shares it,
+ * outside the sandbox, and a SINGLE_ISSUER ring refuses them): it refuses
+ * to run COMMAND and names the fd (docs/filters.md, "Inherited rings").
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,16 +34,64 @@ static const char usage[] =
 "-EACCES. Sets no_new_privs (no privilege needed; setuid programs then gain\n"
 "none). POLICY: a file, or a shipped policy (iouring-bpf filter list).\n"
 "Needs Linux 7.2+ with CONFIG_IO_URING_BPF (exit 3 without).\n"
+"An io_uring fd COMMAND would inherit (not close-on-exec) is refused (exit 2):\n"
+"task filters reach only rings made after them.\n"
 "Exit: COMMAND's status; before it runs: 1 failure, 2 usage, 3 no filters\n"
 "in this kernel, 4 not permitted, 5 the kernel refused a program.\n"
 "-j/--json, -p/--pretty: errors before COMMAND runs as {\"error\": ...} on\n"
 "stdout (COMMAND's output is its own); -v: each policy's programs.\n";
+
+/*
+ * The io_uring fds COMMAND would inherit: each fd of /proc/self/fd that is
+ * not close-on-exec and whose link is the io_uring anon inode. 0: none; 1:
+ * some, listed in list ("3, 7"); -1: the fds could not be listed (errno).
+ */
+static int inherited_rings(char *list, size_t len)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+	size_t n = 0;
+	int found = 0;
+
+	list[0] = 0;
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		char path[64], target[64];
+		ssize_t tl;
+		long fd;
+		char *end;
+		int fl;
+
+		fd = strtol(de->d_name, &end, 10);
+		if (de->d_name[0] < '0' || de->d_name[0] > '9' || *end ||
+		    fd == dirfd(d) || fd > INT_MAX)
+			continue;
+		fl = fcntl((int)fd, F_GETFD);
+		if (fl < 0 || (fl & FD_CLOEXEC))
+			continue;	/* COMMAND will not have it */
+		snprintf(path, sizeof(path), "/proc/self/fd/%ld", fd);
+		tl = readlink(path, target, sizeof(target) - 1);
+		if (tl < 0)
+			continue;
+		target[tl] = 0;
+		if (strcmp(target, "anon_inode:[io_uring]"))
+			continue;
+		if (n < len)
+			n += snprintf(list + n, len - n, "%s%ld", found ? ", " : "",
+				      fd);
+		found = 1;
+	}
+	closedir(d);
+	return found;
+}
 
 int cmd_sandbox(int argc, char **argv)
 {
 	struct iouring_bpf_filter *f[MAX_POLICIES];
 	const char *names[MAX_POLICIES];
 	struct iouring_bpf_error err;
+	char rings[200];
 	int i, n = 0, cmd = 0, ret;
 
 	for (i = 1; i < argc; i++) {
@@ -104,6 +162,16 @@ int cmd_sandbox(int argc, char **argv)
 				iouring_bpf_filter_layout(f[i]));
 		iouring_bpf_filter_free(f[i]);
 	}
+	ret = inherited_rings(rings, sizeof(rings));
+	if (ret < 0)
+		return cli_fail(EXIT_FAIL, "sandbox",
+				"cannot list the descriptors %s would inherit (/proc/self/fd: %s): an inherited io_uring would escape the policy, so nothing runs; mount /proc",
+				cli_arg(argv[cmd]), strerror(errno));
+	if (ret)
+		return cli_fail(EXIT_USAGE, "sandbox",
+				"fd %s: an io_uring made before the sandbox, which %s would inherit; the policy filters only rings made after it, so nothing runs: close it first (in sh: %.*s<&-) or make it close-on-exec",
+				rings, cli_arg(argv[cmd]), (int)strcspn(rings, ","),
+				rings);
 	execvp(argv[cmd], argv + cmd);
 	ret = errno;
 	return cli_fail(EXIT_FAIL, "sandbox", "cannot run %s: %s",

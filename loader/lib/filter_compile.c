@@ -13,8 +13,9 @@
  * Fields narrower than a word are loaded as their word and shifted and
  * masked; 64-bit fields are read as two words (low, then high: a little-
  * endian kernel); the port is in network order and is swapped with X.
- * A `default deny` policy registers its last program with DENY_REST, so
- * that the kernel denies every opcode without a program of its own.
+ * A `default deny` policy has a program for every opcode (`ret 0` where
+ * it has no rule), so that it also denies opcodes an earlier policy gave
+ * programs to; iouf_compile() says why DENY_REST alone would not.
  */
 #include <endian.h>
 #include <errno.h>
@@ -37,7 +38,7 @@ struct pinsn {
 	__u16	code;
 	__u32	k;
 	int	jt, jf;		/* labels (conditional jumps, JA uses jt) */
-	int	line;
+	int	line, col;	/* where in the policy it comes from */
 	int	far;		/* emitted as Jc 0,1; JA jt; JA jf */
 };
 
@@ -49,17 +50,27 @@ struct gen {
 	struct iouring_bpf_error *err;
 	const char	*opname;
 	const char	*pname;		/* the policy, for messages */
-	int		line;
+	int		line, col;	/* of the rule or test being compiled */
+	int		overflow_line, overflow_col;
 	int		n, nlabels;
 	struct pinsn	p[MAX_PINSNS];
 	int		label[MAX_LABELS];	/* pseudo index it is bound to */
 	int		overflow;
 };
 
+static void overflowed(struct gen *g)
+{
+	if (!g->overflow) {
+		g->overflow_line = g->line;
+		g->overflow_col = g->col;
+	}
+	g->overflow = 1;
+}
+
 static int new_label(struct gen *g)
 {
 	if (g->nlabels >= MAX_LABELS) {
-		g->overflow = 1;
+		overflowed(g);
 		return 0;
 	}
 	g->label[g->nlabels] = -1;
@@ -74,10 +85,10 @@ static void here(struct gen *g, int l)
 static void emit(struct gen *g, __u16 code, __u32 k, int jt, int jf)
 {
 	if (g->n >= MAX_PINSNS) {
-		g->overflow = 1;
+		overflowed(g);
 		return;
 	}
-	g->p[g->n++] = (struct pinsn){ code, k, jt, jf, g->line, 0 };
+	g->p[g->n++] = (struct pinsn){ code, k, jt, jf, g->line, g->col, 0 };
 }
 
 static void stmt(struct gen *g, __u16 code, __u32 k)
@@ -106,14 +117,14 @@ static int bad_loc(struct gen *g, const char *what, const struct iouf_loc *l,
 {
 	if (l->off < 0)
 		return iou_fail(g->err, IOURING_BPF_FAIL, ENOENT,
-				"%s:%d: %s is not in struct io_uring_bpf_ctx of this layout (%s); the kernel cannot filter on it",
-				g->pname, g->line, what, g->lay->source);
+				"%s:%d:%d: %s is not in struct io_uring_bpf_ctx of this layout (%s); the kernel cannot filter on it",
+				g->pname, g->line, g->col, what, g->lay->source);
 	if (!(sizes & l->size) || (l->size >= 4 && l->off % 4) ||
 	    (l->size < 4 && l->off % 4 + l->size > 4) ||
 	    l->off + (l->size > 4 ? l->size : 4) > g->lay->ctx_size + 3)
 		return iou_fail(g->err, IOURING_BPF_FAIL, EINVAL,
-				"%s:%d: %s is %d bytes at offset %d in this layout (%s): not readable with aligned 32-bit loads",
-				g->pname, g->line, what, l->size, l->off,
+				"%s:%d:%d: %s is %d bytes at offset %d in this layout (%s): not readable with aligned 32-bit loads",
+				g->pname, g->line, g->col, what, l->size, l->off,
 				g->lay->source);
 	return 0;
 }
@@ -407,10 +418,17 @@ static int resolve(struct gen *g, struct iouf_prog *out)
 			}
 		}
 	} while (changed);
-	if (n > IOUF_MAX_INSNS)
+	if (n > IOUF_MAX_INSNS) {
+		/* the rule whose code passes the limit */
+		for (i = 0; i < g->n && pos[i + 1] <= IOUF_MAX_INSNS; i++)
+			;
+		while (i > 0 && !g->p[i].line)	/* the default's return */
+			i--;
 		return iou_fail(g->err, IOURING_BPF_FAIL, E2BIG,
-				"the rules for opcode %s compile to %d instructions, more than the kernel's %d; split the lists or use ranges",
-				g->opname, n, IOUF_MAX_INSNS);
+				"%s:%d:%d: the rules for opcode %s compile to %d instructions, more than the kernel's %d (this rule passes the limit); split the lists or use ranges",
+				g->pname, g->p[i].line, g->p[i].col, g->opname,
+				n, IOUF_MAX_INSNS);
+	}
 	out->insns = calloc(n, sizeof(*out->insns));
 	out->lines = calloc(n, sizeof(*out->lines));
 	if (!out->insns || !out->lines)
@@ -463,24 +481,29 @@ static int gen_op(struct iouring_bpf_filter *f, struct gen *g, unsigned int op,
 			continue;
 		next_rule = new_label(g);
 		g->line = r->line;
+		g->col = r->col;
 		payload |= reads_payload(r);
 		for (j = 0; j < r->ntests; j++) {
 			int pass = new_label(g);
 
+			g->col = r->tests[j].col;
 			if (gen_test(g, op, &r->tests[j], pass, next_rule))
 				return -1;
 			here(g, pass);
 		}
+		g->col = r->col;
 		stmt(g, BPF_RET | BPF_K, r->allow);
 		here(g, next_rule);
 		closed = !r->ntests;
 	}
 	g->line = 0;
+	g->col = 0;
 	if (!closed)
 		stmt(g, BPF_RET | BPF_K, pol->default_allow);
 	if (g->overflow)
 		return iou_fail(g->err, IOURING_BPF_FAIL, E2BIG,
-				"the rules for opcode %s are too large to compile (more than %d instructions); split the lists",
+				"%s:%d:%d: the rules for opcode %s are too large to compile (more than %d instructions by this rule); split the lists",
+				g->pname, g->overflow_line, g->overflow_col,
 				g->opname, IOUF_MAX_INSNS);
 	out->opcode = op;
 	out->pdu_size = payload ? f->lay.payload_size[iouf_op_payload(g->opname)] : 0;
@@ -488,9 +511,25 @@ static int gen_op(struct iouring_bpf_filter *f, struct gen *g, unsigned int op,
 	return resolve(g, out);
 }
 
+/*
+ * How programs of several policies combine in the kernel (io_uring/
+ * bpf_filter.c, 7.2): each opcode has a list of programs, a new one is
+ * put in front, and a request runs only if every program of its opcode
+ * returns non-zero. DENY_REST puts a deny marker only on the opcodes that
+ * have no program at that moment. So a `default deny` policy that relied
+ * on DENY_REST would not deny an opcode for which an earlier policy (on
+ * the task, an outer sandbox, or the ring) already had a program: that
+ * opcode would then be judged by the earlier policy alone, and stacking
+ * would loosen. A `default deny` policy therefore registers a program for
+ * every opcode of the layout, `ret 0` for those it has no rule for, so
+ * that its verdict holds for every opcode whatever was registered before
+ * it; DENY_REST on its last program still covers opcodes the kernel has
+ * and the layout does not know (only where nothing is registered).
+ */
 int iouf_compile(struct iouring_bpf_filter *f, struct iouring_bpf_error *err)
 {
 	struct gen *g = calloc(1, sizeof(*g));
+	int deny_all = !f->pol.default_allow;
 	unsigned int op;
 	int i, used;
 	char why[200];
@@ -506,7 +545,7 @@ int iouf_compile(struct iouring_bpf_filter *f, struct iouring_bpf_error *err)
 
 		for (i = 0, used = 0; i < f->pol.nrules; i++)
 			used |= f->pol.rules[i].ops[op];
-		if (!used)
+		if (!used && !deny_all)
 			continue;
 		if (gen_op(f, g, op, p)) {
 			free(p->insns);
@@ -515,8 +554,9 @@ int iouf_compile(struct iouring_bpf_filter *f, struct iouring_bpf_error *err)
 			free(g);
 			return -1;
 		}
-		/* a program that only returns the default adds nothing */
-		if (p->len == 1 && p->insns[0].k == (__u32)f->pol.default_allow) {
+		/* a program that only returns `default allow` adds nothing */
+		if (!deny_all && p->len == 1 &&
+		    p->insns[0].k == (__u32)f->pol.default_allow) {
 			free(p->insns);
 			free(p->lines);
 			memset(p, 0, sizeof(*p));
@@ -531,21 +571,12 @@ int iouf_compile(struct iouring_bpf_filter *f, struct iouring_bpf_error *err)
 		f->nprogs++;
 	}
 	free(g);
-	if (!f->pol.default_allow) {
-		/* the last registration denies every opcode left without one */
-		if (!f->nprogs) {
-			struct iouf_prog *p = &f->progs[0];
-
-			p->insns = calloc(1, sizeof(*p->insns));
-			p->lines = calloc(1, sizeof(*p->lines));
-			if (!p->insns || !p->lines)
-				return iou_fail(err, IOURING_BPF_FAIL, ENOMEM,
-						"out of memory");
-			p->insns[0] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, 0);
-			p->len = 1;
-			p->opcode = 0;
-			f->nprogs = 1;
-		}
+	if (deny_all) {
+		if (!f->nprogs)	/* a layout without opcodes */
+			return iou_fail(err, IOURING_BPF_FAIL, EINVAL,
+					"%s: the layout (%s) has no opcodes",
+					f->pol.name, f->lay.source);
+		/* opcodes the kernel has beyond this layout, where empty */
 		f->progs[f->nprogs - 1].flags |= IO_URING_BPF_FILTER_DENY_REST;
 	}
 	return 0;

@@ -40,6 +40,7 @@ struct iouf_value {
 };
 
 struct iouf_test {
+	int		col;		/* of its field in the policy line */
 	enum iouf_field	field;
 	enum iouf_cmp	cmp;
 	int		nvals;
@@ -47,7 +48,7 @@ struct iouf_test {
 };
 
 struct iouf_rule {
-	int		line;
+	int		line, col;	/* where it starts in the policy */
 	int		allow;
 	__u8		ops[IOUF_MAX_OPS];	/* 1: the rule is for opcode i */
 	int		ntests;
@@ -78,6 +79,7 @@ struct iouf_layout {
 struct iouf_policy {
 	char		name[256];
 	int		default_allow;	/* -1 until a "default" line */
+	int		default_line;
 	int		nrules;
 	struct iouf_rule *rules;
 };
@@ -111,7 +113,10 @@ enum iouf_payload iouf_op_payload(const char *opname);
 const char *iouf_layout_describe(const struct iouf_layout *lay, int off,
 				 const char *opname);
 
-/* filter_policy.c: err->msg is "NAME:LINE: what is wrong; what to do" */
+/*
+ * filter_policy.c: err->msg is "NAME:LINE:COL: what is wrong; what to do"
+ * (COL counts bytes from 1, as compilers do)
+ */
 int iouf_parse(struct iouf_policy *pol, const struct iouf_layout *lay,
 	       const char *text, struct iouring_bpf_error *err);
 void iouf_policy_free(struct iouf_policy *pol);

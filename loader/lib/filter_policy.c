@@ -13,7 +13,9 @@
  *
  * Rules apply in order, per opcode: the first rule that names the opcode
  * and whose tests all hold decides; if none does, the default does. Every
- * error is one line: "POLICY:LINE: what is wrong; what to do".
+ * error is one line: "POLICY:LINE:COL: what is wrong; what to do", COL
+ * the byte (from 1) where the word at fault starts, or the end of the line
+ * when something is missing there.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -144,8 +146,26 @@ struct parser {
 	struct iouring_bpf_error *err;
 	int	line;
 	char	*tok[MAX_TOK];
+	int	col[MAX_TOK];	/* where each token starts, from 1 */
 	int	ntok, pos;
+	int	ecol;		/* > 0: the column of the error to come */
 };
+
+/* the column of token i, or just past the line's last word */
+static int col_of(const struct parser *ps, int i)
+{
+	if (i >= 0 && i < ps->ntok)
+		return ps->col[i];
+	if (ps->ntok <= 0 || ps->ntok > MAX_TOK)
+		return 1;
+	return ps->col[ps->ntok - 1] + (int)strlen(ps->tok[ps->ntok - 1]);
+}
+
+/* the next error points at token i (at the end of the line if i is past it) */
+static void at(struct parser *ps, int i)
+{
+	ps->ecol = col_of(ps, i);
+}
 
 __attribute__((format(printf, 2, 3)))
 static int perr(struct parser *ps, const char *fmt, ...)
@@ -153,11 +173,14 @@ static int perr(struct parser *ps, const char *fmt, ...)
 	char msg[700];
 	va_list ap;
 
+	int col = ps->ecol > 0 ? ps->ecol : col_of(ps, ps->pos - 1);
+
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return iou_fail(ps->err, IOURING_BPF_FAIL, EINVAL, "%s:%d: %s",
-			ps->pol->name, ps->line, msg);
+	ps->ecol = 0;
+	return iou_fail(ps->err, IOURING_BPF_FAIL, EINVAL, "%s:%d:%d: %s",
+			ps->pol->name, ps->line, col, msg);
 }
 
 static const char *peek(struct parser *ps)
@@ -192,6 +215,7 @@ static int tokenize(struct parser *ps, char *line)
 			*p = 0;
 			break;
 		}
+		ps->ecol = (int)(p - line) + 1;
 		if (ps->ntok >= MAX_TOK - 1)
 			return perr(ps, "line too long (more than %d words); split the rule",
 				    MAX_TOK - 1);
@@ -200,6 +224,7 @@ static int tokenize(struct parser *ps, char *line)
 
 			memcpy(ops[n], p, len);
 			ops[n][len] = 0;
+			ps->col[ps->ntok] = ps->ecol;
 			ps->tok[ps->ntok++] = ops[n++];
 			*p = 0;
 			if (len == 2)
@@ -210,10 +235,12 @@ static int tokenize(struct parser *ps, char *line)
 		if (!isalnum((unsigned char)*p) && !strchr("_@*.:/-+", *p))
 			return perr(ps, "unexpected character '%c'; words are letters, digits and _ @ * . : / -",
 				    isprint((unsigned char)*p) ? *p : '?');
+		ps->col[ps->ntok] = ps->ecol;
 		ps->tok[ps->ntok++] = p;
 		while (*p && (isalnum((unsigned char)*p) || strchr("_@*.:/-+", *p)))
 			p++;
 	}
+	ps->ecol = 0;
 	return 0;
 }
 
@@ -286,8 +313,10 @@ static int parse_ops(struct parser *ps, struct iouf_rule *r)
 	if (!any)
 		return perr(ps, "'%s' needs an opcode: allow|deny OPCODE[,OPCODE] [if ...]",
 			    r->allow ? "allow" : "deny");
-	if (want)
+	if (want) {
+		at(ps, ps->pos);
 		return perr(ps, "an opcode is missing after ','");
+	}
 	return 0;
 }
 
@@ -391,9 +420,12 @@ static int parse_test(struct parser *ps, struct iouf_rule *r)
 		return perr(ps, "more than %d tests in one rule; split the rule",
 			    IOUF_MAX_TESTS);
 	t = &r->tests[r->ntests++];
+	t->col = col_of(ps, ps->pos);
 	fw = next(ps);
-	if (!fw)
+	if (!fw) {
+		at(ps, ps->ntok);
 		return perr(ps, "a test is missing after 'if'/'and': FIELD OP VALUE");
+	}
 	for (f = 0; f < F_NR; f++)
 		if (!strcmp(fw, iouf_field_name(f)))
 			break;
@@ -413,10 +445,13 @@ static int parse_test(struct parser *ps, struct iouf_rule *r)
 	}
 	w = next(ps);
 	if (!w)
+		at(ps, ps->ntok);
+	if (!w)
 		return perr(ps, "'%s' needs an operator: == != < <= > >= in, not in, has, not has",
 			    fw);
 	t->cmp = -1;
 	if (!strcmp(w, "not")) {
+		at(ps, ps->pos - 1);
 		w = next(ps);
 		if (w && !strcmp(w, "in"))
 			t->cmp = C_NOTIN;
@@ -424,6 +459,7 @@ static int parse_test(struct parser *ps, struct iouf_rule *r)
 			t->cmp = C_NOTHAS;
 		else
 			return perr(ps, "'not' must be followed by 'in' or 'has'");
+		ps->ecol = 0;
 	} else {
 		for (i = 0; i < (int)(sizeof(cmps) / sizeof(cmps[0])); i++)
 			if (cmps[i] && !strcmp(cmps[i], w))
@@ -447,6 +483,8 @@ static int parse_test(struct parser *ps, struct iouf_rule *r)
 	       t->cmp == C_NOTHAS;
 	for (;;) {
 		w = next(ps);
+		if (!w)
+			at(ps, ps->ntok);
 		if (!w || !strcmp(w, "and") || !strcmp(w, ","))
 			return perr(ps, "a value is missing in the test of '%s'",
 				    fw);
@@ -461,17 +499,21 @@ static int parse_test(struct parser *ps, struct iouf_rule *r)
 		w = peek(ps);
 		if (!w || strcmp(w, ","))
 			break;
+		at(ps, ps->pos);
 		if (!list)
 			return perr(ps, "'%s %s' takes one value; use 'in' for a list",
 				    fw, cmps[t->cmp] ? cmps[t->cmp] : "");
+		ps->ecol = 0;
 		ps->pos++;
 	}
 	w = peek(ps);
+	at(ps, ps->pos);
 	if (w && !strcmp(w, "or"))
 		return perr(ps, "'or' is not supported: write one rule per alternative");
 	if (w && strcmp(w, "and"))
 		return perr(ps, "unexpected '%s' after a test; join tests with 'and'",
 			    w);
+	ps->ecol = 0;
 	return 0;
 }
 
@@ -485,14 +527,21 @@ static int parse_line(struct parser *ps)
 		return 0;
 	if (!strcmp(w, "default")) {
 		w = next(ps);
+		if (!w)
+			at(ps, ps->ntok);
 		if (!w || (strcmp(w, "allow") && strcmp(w, "deny")))
 			return perr(ps, "write 'default allow' or 'default deny'");
+		at(ps, 0);
 		if (pol->default_allow >= 0)
 			return perr(ps, "a second 'default' line; a policy has one");
+		ps->ecol = 0;
 		pol->default_allow = !strcmp(w, "allow");
+		pol->default_line = ps->line;
+		at(ps, ps->pos);
 		if (peek(ps))
 			return perr(ps, "unexpected '%s' after 'default %s'",
 				    peek(ps), w);
+		ps->ecol = 0;
 		return 0;
 	}
 	if (strcmp(w, "allow") && strcmp(w, "deny"))
@@ -503,14 +552,17 @@ static int parse_line(struct parser *ps)
 	r = &pol->rules[pol->nrules++];
 	memset(r, 0, sizeof(*r));
 	r->line = ps->line;
+	r->col = col_of(ps, 0);
 	r->allow = !strcmp(w, "allow");
 	if (parse_ops(ps, r))
 		return -1;
 	if (!peek(ps))
 		return 0;
 	ps->pos++;	/* "if" */
-	if (!peek(ps))
+	if (!peek(ps)) {
+		at(ps, ps->pos);
 		return perr(ps, "'if' needs a test: FIELD OP VALUE");
+	}
 	for (;;) {
 		if (parse_test(ps, r))
 			return -1;
@@ -565,6 +617,8 @@ int iouf_parse(struct iouf_policy *pol, const struct iouf_layout *lay,
 	free(copy);
 	if (pol->default_allow < 0) {
 		ps.line = 1;
+		ps.ntok = 0;
+		ps.pos = 0;
 		perr(&ps, "no 'default allow' or 'default deny' line; every policy says what happens to the rest");
 		iouf_policy_free(pol);
 		return -1;

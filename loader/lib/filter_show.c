@@ -135,6 +135,47 @@ static void disasm(const struct iouf_layout *lay, const char *opname,
 	snprintf(what, wlen, "?");
 }
 
+/* a `default deny` policy's `ret 0` for an opcode it has no rule for */
+static int deny_all_prog(const struct iouring_bpf_filter *f,
+			 const struct iouf_prog *p)
+{
+	return !f->pol.default_allow && p->len == 1 && !p->flags &&
+	       !p->lines[0] && p->insns[0].code == (BPF_RET | BPF_K) &&
+	       !p->insns[0].k;
+}
+
+/* those programs on a few lines rather than one block each */
+static void show_deny_all(const struct iouring_bpf_filter *f, FILE *out)
+{
+	int i, n = 0, col = 0;
+
+	for (i = 0; i < f->nprogs; i++)
+		n += deny_all_prog(f, &f->progs[i]);
+	if (!n)
+		return;
+	fprintf(out, "\n%d opcode%s without a rule: one program each, `0: ret #0` (DENY: default deny),\n"
+		"registered so that this policy denies them even where an earlier policy\n"
+		"has a program (DENY_REST covers only opcodes with none):\n",
+		n, n == 1 ? "" : "s");
+	for (i = 0; i < f->nprogs; i++) {
+		const struct iouf_prog *p = &f->progs[i];
+		char name[32];
+		int len;
+
+		if (!deny_all_prog(f, p))
+			continue;
+		len = snprintf(name, sizeof(name), "%s", f->lay.opname[p->opcode]);
+		if (!name[0])
+			len = snprintf(name, sizeof(name), "%u", p->opcode);
+		if (col && col + len + 2 > 76) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += fprintf(out, "%s%s", col ? " " : "  ", name);
+	}
+	fputc('\n', out);
+}
+
 void iouring_bpf_filter_show(const struct iouring_bpf_filter *f, FILE *out)
 {
 	char a[64], w[200], src[200];
@@ -146,14 +187,18 @@ void iouring_bpf_filter_show(const struct iouring_bpf_filter *f, FILE *out)
 		f->nprogs == 1 ? "" : "s", f->lay.source, f->lay.ctx_size);
 	if (!f->nprogs)
 		fprintf(out, "(no program: this policy allows every request)\n");
+	show_deny_all(f, out);
 	for (i = 0; i < f->nprogs; i++) {
 		const struct iouf_prog *p = &f->progs[i];
 		int last = -1;
 
+		if (deny_all_prog(f, p))
+			continue;
+
 		fprintf(out, "\n%s (opcode %u): %u instruction%s, payload %u bytes%s\n",
 			f->lay.opname[p->opcode], p->opcode, p->len,
 			p->len == 1 ? "" : "s", p->pdu_size,
-			p->flags & 1 ? ", DENY_REST: every opcode without a program of its own is denied" :
+			p->flags & 1 ? ", DENY_REST: the kernel denies the opcodes it has beyond this layout's, where nothing is registered" :
 			"");
 		for (pc = 0; pc < p->len; pc++) {
 			if (p->lines[pc] != last) {
@@ -188,8 +233,12 @@ void iouring_bpf_filter_export_c(const struct iouring_bpf_filter *f,
 	for (i = 0; i < f->nprogs; i++) {
 		const struct iouf_prog *p = &f->progs[i];
 
-		fprintf(out, "static struct sock_filter iouf_%s[] = {\n",
-			f->lay.opname[p->opcode]);
+		if (f->lay.opname[p->opcode][0])
+			fprintf(out, "static struct sock_filter iouf_%s[] = {\n",
+				f->lay.opname[p->opcode]);
+		else
+			fprintf(out, "static struct sock_filter iouf_op%u[] = {\n",
+				p->opcode);
 		for (pc = 0; pc < p->len; pc++) {
 			const struct sock_filter *in = &p->insns[pc];
 
@@ -205,10 +254,16 @@ void iouring_bpf_filter_export_c(const struct iouring_bpf_filter *f,
 		const struct iouf_prog *p = &f->progs[i];
 		const char *on = f->lay.opname[p->opcode];
 
-		fprintf(out, "\t{ %u /* %s */, %u%s, %u, %u, iouf_%s },\n",
+		char sym[40];
+
+		if (on[0])
+			snprintf(sym, sizeof(sym), "iouf_%s", on);
+		else
+			snprintf(sym, sizeof(sym), "iouf_op%u", p->opcode);
+		fprintf(out, "\t{ %u /* %s */, %u%s, %u, %u, %s },\n",
 			p->opcode, on, p->flags,
 			p->flags & 1 ? " /* DENY_REST */" : "", p->pdu_size,
-			p->len, on);
+			p->len, sym);
 	}
 	fprintf(out, "};\n");
 }

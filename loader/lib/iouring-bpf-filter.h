@@ -16,8 +16,11 @@
  * Filters cannot be removed or loosened: a ring (ring_fd) keeps them until
  * it is closed; the calling task (ring_fd -1, needs no_new_privs or
  * CAP_SYS_ADMIN) and its children keep them for every ring created after.
+ * Policies applied one after another only tighten: a `default deny` one
+ * has a program for every opcode, never relying on DENY_REST (which
+ * fills only opcodes that have no program yet).
  * Errors as in iouring-bpf.h: FAIL (a malformed policy: one line
- * "POLICY:LINE: ..."), USAGE, NOFEATURE (no filters in this kernel), PERM,
+ * "POLICY:LINE:COL: ..."), USAGE, NOFEATURE (no filters in this kernel), PERM,
  * REJECTED (the kernel refused a program or its payload size).
  */
 #ifndef __IOURING_BPF_FILTER_H

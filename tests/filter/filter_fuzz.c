@@ -217,7 +217,16 @@ static int check_filter(const struct iouring_bpf_filter *f, const char *text,
 		for (i = 0; i < f->nprogs; i++)
 			if (f->progs[i].opcode == (unsigned int)op)
 				p = &f->progs[i];
-		for (k = 0; k < (p ? nctx : 2); k++) {
+		/*
+		 * stacked after a policy with a program for op, DENY_REST
+		 * would not cover op: a default deny needs its own program
+		 */
+		if (!p && !f->pol.default_allow) {
+			printf("FAIL: default deny and no program for opcode %d (%s): stacked after another policy it would not be denied\npolicy:\n%s\n",
+			       op, f->lay.opname[op], text);
+			return 1;
+		}
+		for (k = 0; k < (p && p->len > 1 ? nctx : 2); k++) {
 			int want, got;
 
 			gen_ctx(ctx, f->lay.ctx_size, &f->lay, f->lay.opname[op]);
@@ -321,9 +330,12 @@ static int long_policy(void)
 		return 1;
 	}
 	ret = check_filter(f, text, 3000);
+	for (i = 0, pc = 0; i < f->nprogs; i++)	/* connect's, the long one */
+		if (f->progs[i].len > pc)
+			pc = f->progs[i].len;
 	if (!ret)
 		printf("filter_fuzz: a %u-instruction program with %d far jumps matched the rules on 3000 contexts\n",
-		       f->progs[0].len, far);
+		       pc, far);
 	iouring_bpf_filter_free(f);
 	return ret;
 }

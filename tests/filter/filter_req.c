@@ -3,23 +3,30 @@
  * filter_req.c - submit io_uring requests and check which ones a filter
  * denied (-EACCES) and which ran, for the tests of tests/filter/.
  *
- * Usage: filter_req [--ring-policy POLICY] [--task-policy POLICY]
- *                   [--dir DIR] REQ=allow|deny...
+ * Usage: filter_req [--ring-policy POLICY]... [--task-policy POLICY]
+ *                   [--dir DIR] [--inherited-ring] REQ=allow|deny|any...
+ *        filter_req --exec-ring [--cloexec] -- COMMAND [ARG...]
  *   --ring-policy  apply POLICY to the ring with the library
- *                  (iouring_bpf_filter_apply(f, ring_fd)) before the requests
+ *                  (iouring_bpf_filter_apply(f, ring_fd)) before the requests;
+ *                  several stack, in the order given
  *   --task-policy  apply POLICY to this task (fd -1), without setting
  *                  no_new_privs; prints "task-policy: status S errno E"
  *   --dir          where files are made (default: $TEST_TMPDIR or /tmp)
  *   --pause DIR    after making the ring, write "PID FD" to DIR/ring and
  *                  wait (up to 60 s) for DIR/go before the requests: for
  *                  `iouring-bpf filter apply POLICY --ring PID:FD`
+ *   --exec-ring    make a ring, leave it open across exec (unless --cloexec)
+ *                  with its fd in $FILTER_REQ_RING, and exec COMMAND: a
+ *                  ring made before a sandbox
+ *   --inherited-ring  submit on the ring of $FILTER_REQ_RING instead of a
+ *                  new one
  * REQ: nop | socket:FAMILY:TYPE | connect:ADDR:PORT | connect:unix |
  *      openat:PATH:FLAG[|FLAG] | openat2:PATH:FLAG[|FLAG] | read | write |
  *      unlinkat:PATH | mkdirat:PATH | accept | send | recv | bind | listen
  *      (FAMILY inet inet6 unix; TYPE stream dgram; FLAG rdonly wronly rdwr
  *      creat trunc append; ADDR 127.0.0.1 or [::1]; PATH relative to DIR)
  * "allow" means the request ran (any result but -EACCES), "deny" that it
- * completed with -EACCES. Prints one line per request; exit 0 if every
+ * completed with -EACCES; "any" expects nothing and prints the verdict. Prints one line per request; exit 0 if every
  * expectation held, 1 if one did not, 2 on a usage error, 3 if the ring
  * or task policy could not be applied (the library's status on stderr).
  */
@@ -328,17 +335,77 @@ static int wait_go(const char *d, int fd)
 	return -1;
 }
 
+/* --exec-ring: a ring COMMAND inherits, as a parent made it before */
+static int exec_ring(char **cmd, int cloexec)
+{
+	struct io_uring_params p;
+	char env[16];
+	int fd;
+
+	memset(&p, 0, sizeof(p));
+	fd = io_uring_setup_raw(8, &p);
+	if (fd < 0) {
+		fprintf(stderr, "filter_req: io_uring_setup: %s\n", strerror(-fd));
+		return 1;
+	}
+	if (fcntl(fd, F_SETFD, cloexec ? FD_CLOEXEC : 0)) {
+		perror("filter_req: fcntl");
+		return 1;
+	}
+	snprintf(env, sizeof(env), "%d", fd);
+	setenv("FILTER_REQ_RING", env, 1);
+	execvp(cmd[0], cmd);
+	fprintf(stderr, "filter_req: cannot run %s: %s\n", cmd[0], strerror(errno));
+	return 1;
+}
+
+/*
+ * --inherited-ring: map the ring of $FILTER_REQ_RING; the mmap offsets are
+ * those of any ring of the same size, so a scratch one gives them
+ */
+static int inherited_ring(struct ring *r)
+{
+	const char *e = getenv("FILTER_REQ_RING");
+	struct io_uring_params p;
+	int fd, scratch;
+
+	fd = e ? atoi(e) : -1;
+	if (fd < 0 || fcntl(fd, F_GETFD) < 0) {
+		fprintf(stderr, "filter_req: no inherited ring ($FILTER_REQ_RING=%s)\n",
+			e ? e : "");
+		return -1;
+	}
+	memset(&p, 0, sizeof(p));
+	scratch = io_uring_setup_raw(8, &p);
+	if (scratch < 0)
+		return scratch;
+	close(scratch);
+	printf("using the inherited ring, fd %d\n", fd);
+	return ring_init_fd(r, fd, &p);
+}
+
 int main(int argc, char **argv)
 {
-	const char *ring_policy = NULL, *pause = NULL;
+	const char *ring_policy[16], *pause = NULL;
+	int nring_policy = 0, inherited = 0, exec = 0, cloexec = 0;
 	struct ring r;
-	int i, ret, bad = 0;
+	int i, k, ret, bad = 0;
 
 	dir = getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp";
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--ring-policy") && i + 1 < argc) {
-			ring_policy = argv[++i];
+		if (!strcmp(argv[i], "--ring-policy") && i + 1 < argc &&
+		    nring_policy < 16) {
+			ring_policy[nring_policy++] = argv[++i];
+		} else if (!strcmp(argv[i], "--inherited-ring")) {
+			inherited = 1;
+		} else if (!strcmp(argv[i], "--exec-ring")) {
+			exec = 1;
+		} else if (!strcmp(argv[i], "--cloexec")) {
+			cloexec = 1;
+		} else if (!strcmp(argv[i], "--") && exec) {
+			i++;
+			break;
 		} else if (!strcmp(argv[i], "--task-policy") && i + 1 < argc) {
 			if (apply(argv[++i], -1, "task-policy"))
 				return 3;
@@ -351,13 +418,16 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	ret = ring_init(&r, 8, 0, 0);
+	if (exec)
+		return i < argc ? exec_ring(argv + i, cloexec) : 2;
+	ret = inherited ? inherited_ring(&r) : ring_init(&r, 8, 0, 0);
 	if (ret) {
 		fprintf(stderr, "filter_req: ring_init: %s\n", strerror(-ret));
 		return 1;
 	}
-	if (ring_policy && apply(ring_policy, r.fd, "ring-policy"))
-		return 3;
+	for (k = 0; k < nring_policy; k++)
+		if (apply(ring_policy[k], r.fd, "ring-policy"))
+			return 3;
 	if (pause && wait_go(pause, r.fd))
 		return 1;
 	for (; i < argc; i++) {
@@ -366,12 +436,13 @@ int main(int argc, char **argv)
 
 		snprintf(req, sizeof(req), "%s", argv[i]);
 		eq = strrchr(req, '=');
-		if (!eq || (strcmp(eq + 1, "allow") && strcmp(eq + 1, "deny"))) {
-			fprintf(stderr, "filter_req: '%s': want REQ=allow|deny\n", argv[i]);
+		if (!eq || (strcmp(eq + 1, "allow") && strcmp(eq + 1, "deny") &&
+			    strcmp(eq + 1, "any"))) {
+			fprintf(stderr, "filter_req: '%s': want REQ=allow|deny|any\n", argv[i]);
 			return 2;
 		}
 		*eq = 0;
-		deny = !strcmp(eq + 1, "deny");
+		deny = !strcmp(eq + 1, "deny") ? 1 : !strcmp(eq + 1, "any") ? -1 : 0;
 		ret = run_req(&r, req);
 		if (ret == -10000) {
 			fprintf(stderr, "filter_req: bad request '%s'\n", req);
@@ -379,6 +450,12 @@ int main(int argc, char **argv)
 		}
 		if (ret == -10001) {
 			printf("%-32s cannot be set up here: skipped\n", argv[i]);
+			continue;
+		}
+		if (deny < 0) {
+			printf("%-32s res %d (%s): verdict %s\n", argv[i], ret,
+			       ret < 0 ? strerror(-ret) : "ok",
+			       ret == -EACCES ? "deny" : "allow");
 			continue;
 		}
 		if ((ret == -EACCES) != deny)
