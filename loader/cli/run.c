@@ -89,7 +89,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->fo.expects[a->fo.nexpects++] = arg;
 		break;
 	case OPT_EXPECT_CQES:
-		if (parse_ll("run", "--expect-cqes", arg, 0, 1LL << 32,
+		if (parse_ll("run", "--expect-cqes", arg, 0, 0xffffffffLL,
 			     &a->fo.expect_cqes))
 			exit(EXIT_USAGE);
 		break;

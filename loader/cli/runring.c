@@ -38,6 +38,9 @@ int run_ring_resolve(const char *cmd, const struct ring_opts *ro,
 		if (ret == -2)
 			return cli_fail(EXIT_USAGE, cmd, "--ring-flags '%s' mixes NAME with +NAME/-NAME: give the whole set (NAME,NAME,...) or changes to the default (+NAME,-NAME,...)",
 					cli_arg(bad));
+		if (ret && !bad[0])
+			return cli_fail(EXIT_USAGE, cmd, "--ring-flags '%s': an empty name; the names: %s",
+					cli_arg(ro->flags), ring_flag_list());
 		if (ret)
 			return cli_fail(EXIT_USAGE, cmd, "--ring-flags: no ring flag '%s'; the names: %s",
 					cli_arg(bad), ring_flag_list());
@@ -52,14 +55,14 @@ int run_ring_resolve(const char *cmd, const struct ring_opts *ro,
 	} else if (!(rc->flags & IORING_SETUP_CQSIZE)) {
 		rc->cq = 0;		/* the kernel's: twice the SQ */
 	}
-	if ((rc->flags & IORING_SETUP_SQ_REWIND) && !run_kernel_has_sq_rewind())
-		return cli_fail(EXIT_NOFEATURE, cmd, "--ring-flags sq-rewind: this kernel has no IORING_SETUP_SQ_REWIND (Linux 7.0+, with the mainline loop hook; on the project's 6.12 kernel bit 20 is IORING_SETUP_BPF): drop sq-rewind, or run on Linux 7.1+");
 	if ((rc->flags & IORING_SETUP_SQ_REWIND) &&
 	    !(rc->flags & IORING_SETUP_NO_SQARRAY))
 		return cli_fail(EXIT_USAGE, cmd, "--ring-flags: sq-rewind needs no-sqarray (the kernel refuses it with an SQ array): add no-sqarray");
 	if (rc->cq && rc->cq < rc->sq)
 		return cli_fail(EXIT_USAGE, cmd, "--cq-entries %u is smaller than --sq-entries %u: the kernel wants at least as many CQ entries",
 				rc->cq, rc->sq);
+	if ((rc->flags & IORING_SETUP_SQ_REWIND) && !run_kernel_has_sq_rewind())
+		return cli_fail(EXIT_NOFEATURE, cmd, "--ring-flags sq-rewind: this kernel has no IORING_SETUP_SQ_REWIND (Linux 7.0+, with the mainline loop hook; on the project's 6.12 kernel bit 20 is IORING_SETUP_BPF): drop sq-rewind, or run on Linux 7.1+");
 	return EXIT_OK;
 }
 

@@ -339,8 +339,7 @@ int ring_flags_parse(const char *list, unsigned int base, unsigned int *out,
 			n--;
 		}
 		if (!n || ring_flag_find(p, n, &flag)) {
-			snprintf(bad, badlen, "%.*s", n ? (int)n : 2,
-				 n ? p : "''");
+			snprintf(bad, badlen, "%.*s", (int)n, p);
 			return -1;
 		}
 		if (sign == '+')
