@@ -238,15 +238,14 @@ int cmd_run(int argc, char **argv)
 	opts.op_id = a.pa.have_id ? a.pa.id : -1;
 	rc->prog = iouring_bpf_prog_find(a.prog);
 	if (!rc->prog && access(a.prog, F_OK) == 0) {
+		a.fo.timeout_s = a.timeout ? a.timeout : 10;
 		if (cli_check_file("run", a.prog, "a loop program's .bpf.o"))
 			ret = EXIT_USAGE;
 		else if (a.count >= 0 || a.depth >= 0)
 			ret = cli_fail(EXIT_USAGE, "run", "--count and --depth are for built-in programs; give %s its values with --set NAME=VALUE",
 				       cli_arg(a.prog));
-		else {
-			a.fo.timeout_s = a.timeout ? a.timeout : 10;
+		else
 			ret = cmd_run_file(a.prog, &a.pa, &a.fo, cli_json);
-		}
 		goto out;
 	}
 	if (!rc->prog) {
