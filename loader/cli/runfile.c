@@ -578,7 +578,7 @@ int cmd_run_file(const char *path, const struct prog_args *pa,
 		snprintf(why, sizeof(why), "no SQ_REWIND: the object declares %s, so it writes its SQEs at the SQ tail",
 			 pos);
 	else if (!run_kernel_has_sq_rewind())
-		snprintf(why, sizeof(why), "no SQ_REWIND: this kernel has none (Linux 7.0+)");
+		snprintf(why, sizeof(why), "no SQ_REWIND: this kernel has none (Linux 7.0+; bit 20 is IORING_SETUP_BPF on the project's kernel)");
 	else
 		snprintf(why, sizeof(why), "SQ_REWIND: the object declares no SQ position global (SQEs at index 0, as liburing's), and the kernel has it");
 	if (!pos && run_kernel_has_sq_rewind())
@@ -586,8 +586,15 @@ int cmd_run_file(const char *path, const struct prog_args *pa,
 	status = run_ring_resolve("run", &fo->ring, &fr.choice);
 	if (status)
 		goto out;
-	if (fr.choice.explicit_flags)
+	if (fr.choice.explicit_flags && strchr("+-", fo->ring.flags[0])) {
+		char dflt[sizeof(why)];
+
+		snprintf(dflt, sizeof(dflt), "%s", why);
+		snprintf(why, sizeof(why), "the default changed (%.200s)",
+			 dflt);
+	} else if (fr.choice.explicit_flags) {
 		snprintf(why, sizeof(why), "as given");
+	}
 
 	for (i = 0; i < fo->nexpects; i++) {
 		status = expect_parse(h, path, fo->expects[i], &ex[i]);
