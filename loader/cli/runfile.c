@@ -586,7 +586,8 @@ int cmd_run_file(const char *path, const struct prog_args *pa,
 	status = run_ring_resolve("run", &fo->ring, &fr.choice);
 	if (status)
 		goto out;
-	if (fr.choice.explicit_flags && strchr("+-", fo->ring.flags[0])) {
+	if (fr.choice.explicit_flags &&
+	    (fo->ring.flags[0] == '+' || fo->ring.flags[0] == '-')) {
 		char dflt[sizeof(why)];
 
 		snprintf(dflt, sizeof(dflt), "%s", why);
