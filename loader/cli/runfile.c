@@ -555,6 +555,7 @@ int cmd_run_file(const char *path, const struct prog_args *pa,
 	struct sigaction sa;
 	const char *pos;
 	char geo[512], why[256];
+	size_t sz;
 	long long t0, runs0 = -1;
 	int i, status, stats_fd = -1, failed_expects = 0;
 
@@ -595,6 +596,20 @@ int cmd_run_file(const char *path, const struct prog_args *pa,
 			 dflt);
 	} else if (fr.choice.explicit_flags) {
 		snprintf(why, sizeof(why), "as given");
+	}
+
+	/*
+	 * A program that finds the SQ tail through liburing-style globals
+	 * and cannot learn the ring's flags (no ring_flags) writes SQEs
+	 * past index 0 that an SQ_REWIND ring never takes: a wrong result,
+	 * not a run. Programs on progs/iouring_bpf.h read the flags from
+	 * the ring itself.
+	 */
+	if ((fr.choice.flags & IORING_SETUP_SQ_REWIND) && pos &&
+	    strncmp(pos, "iou_", 4) && !iouring_bpf_var(h, "ring_flags", &sz)) {
+		status = cli_fail(EXIT_USAGE, "run", "%s cannot use an SQ_REWIND ring: it finds the SQ through %s (it writes its SQEs at the tail, which SQ_REWIND ignores) and declares no ring_flags to learn the mode; drop sq-rewind (--ring-flags -sq-rewind)",
+				  path, pos);
+		goto out;
 	}
 
 	for (i = 0; i < fo->nexpects; i++) {

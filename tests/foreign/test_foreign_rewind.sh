@@ -138,6 +138,12 @@ expect_exit 0 "exit info +done code=0 value=1048576: copy complete" -- run "$XOB
 checks=$((checks + 1))
 cmp "$TMP/in" "$TMP/out" && echo "ok: the copy is identical (cp0_exit)" || fail "the copy differs (cp0_exit)"
 
-# an object that finds the SQ through sq_tail_offset keeps a tail ring
+# an object that finds the SQ through sq_tail_offset keeps a tail ring,
+# and is refused an SQ_REWIND one (its SQEs past index 0 would never be
+# taken: a wrong copy, not a run)
 expect_exit 0 "ring chosen by +default: no SQ_REWIND: the object declares sq_head_offset" -- run "$FOBJ/nops.bpf.o" --set reqs_to_run=10
+rm -f "$TMP/out"
+expect_exit 2 "cp.bpf.o cannot use an SQ_REWIND ring: it finds the SQ through sq_head_offset" -- run "$FOBJ/cp.bpf.o" "${SETS[@]}" --ring-flags +sq-rewind
+checks=$((checks + 1))
+[ ! -s "$TMP/out" ] && echo "ok: refused before anything ran" || fail "$TMP/out was written by a refused run"
 finish
