@@ -45,9 +45,15 @@ got=$(jget "$J" '(d["ok"], d["status"], d["kernel"]["cqes_posted"], d["no_progre
 [ "$rc/$got" = "6/(False, 6, 0, True)" ] && echo "ok: --json carries nothing done: $got" ||
 	fail "run myloop count=0 --json: exit $rc, $got"
 
+# built-in loop programs take the ring options too: an SQ-array ring,
+# other sizes (their own checks decide)
+expect_exit 0 "nop-chain: ok, all checks passed" -- run nop-chain --count 100 --ring-flags -no-sqarray
+expect_exit 0 "nop-chain: ok, all checks passed" -- run nop-chain --count 100 --sq-entries 16 --cq-entries 64
+
 if [ "$MAINLINE" != 1 ]; then
 	# the project's kernel: bit 20 is IORING_SETUP_BPF; never ask for it
-	expect_exit 3 "no IORING_SETUP_SQ_REWIND.*bit 20 is IORING_SETUP_BPF" -- run "$TPL" --set count=10 --ring-flags +sq-rewind
+	expect_exit 3 "no IORING_SETUP_SQ_REWIND" -- run nop-chain --count 10 --ring-flags +sq-rewind
+		expect_exit 3 "no IORING_SETUP_SQ_REWIND.*bit 20 is IORING_SETUP_BPF" -- run "$TPL" --set count=10 --ring-flags +sq-rewind
 	expect_exit 3 "no IORING_SETUP_SQ_REWIND" -- run "$OBJ" --ring-flags single-issuer,defer-taskrun,no-sqarray,sq-rewind
 	mainline_or_skip run "$OBJ"
 fi
