@@ -53,7 +53,7 @@ expect_exit 0 "nop-chain: ok, all checks passed" -- run nop-chain --count 100 --
 if [ "$MAINLINE" != 1 ]; then
 	# the project's kernel: bit 20 is IORING_SETUP_BPF; never ask for it
 	expect_exit 3 "no IORING_SETUP_SQ_REWIND" -- run nop-chain --count 10 --ring-flags +sq-rewind
-		expect_exit 3 "no IORING_SETUP_SQ_REWIND.*bit 20 is IORING_SETUP_BPF" -- run "$TPL" --set count=10 --ring-flags +sq-rewind
+	expect_exit 3 "no IORING_SETUP_SQ_REWIND.*bit 20 is IORING_SETUP_BPF" -- run "$TPL" --set count=10 --ring-flags +sq-rewind
 	expect_exit 3 "no IORING_SETUP_SQ_REWIND" -- run "$OBJ" --ring-flags single-issuer,defer-taskrun,no-sqarray,sq-rewind
 	mainline_or_skip run "$OBJ"
 fi
