@@ -349,8 +349,9 @@ static void no_progress_why(struct iouring_bpf *h, const struct ring_choice *rc,
 		fu += snprintf(o->fix + fu, sizeof(o->fix) - fu,
 			       "run it with --ring-flags -sq-rewind");
 	}
-	if (untouched_globals(h, snap, pa, o->untouched,
-			      sizeof(o->untouched))) {
+	/* with the ring mode at fault, globals left at 0 are noise */
+	if (!cu && untouched_globals(h, snap, pa, o->untouched,
+				     sizeof(o->untouched))) {
 		cu += snprintf(o->cause + cu, sizeof(o->cause) - cu,
 			       "%sunset globals: not given with --set and unchanged by the run: %s",
 			       cu ? "; " : "", o->untouched);
@@ -592,8 +593,8 @@ int cmd_run_file(const char *path, const struct prog_args *pa,
 		char dflt[sizeof(why)];
 
 		snprintf(dflt, sizeof(dflt), "%s", why);
-		snprintf(why, sizeof(why), "the default changed (%.200s)",
-			 dflt);
+		snprintf(why, sizeof(why), "the default changed by %.40s (the default: %.180s)",
+			 fo->ring.flags, dflt);
 	} else if (fr.choice.explicit_flags) {
 		snprintf(why, sizeof(why), "as given");
 	}
