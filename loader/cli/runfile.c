@@ -555,7 +555,7 @@ int cmd_run_file(const char *path, const struct prog_args *pa,
 	struct iouring_bpf *h;
 	struct sigaction sa;
 	const char *pos;
-	char geo[512], why[256];
+	char geo[512], why[384];
 	size_t sz;
 	long long t0, runs0 = -1;
 	int i, status, stats_fd = -1, failed_expects = 0;
