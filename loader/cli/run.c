@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../workloads/workload.h"
+#include "../workloads/ring.h"
 
 struct run_args {
 	const char	*prog;
@@ -319,6 +320,14 @@ int cmd_run(int argc, char **argv)
 	}
 	if (loop)
 		rc_out(rc, "binding", "%s", iouring_bpf_loop_api_key(api));
+	if (run_ring) {
+		char names[256];
+
+		rc_out(rc, "ring", "%u SQ / %u CQ entries, flags 0x%x (%s)",
+		       rc->ring.p.sq_entries, rc->ring.p.cq_entries,
+		       rc->ring.p.flags,
+		       ring_flags_str(rc->ring.p.flags, names, sizeof(names)));
+	}
 	if (rc->mainline && rc->prog->mainline_note)
 		rc_out(rc, "on_mainline", "%s", rc->prog->mainline_note);
 	if (rc->mainline)
