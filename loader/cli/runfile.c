@@ -601,14 +601,15 @@ int cmd_run_file(const char *path, const struct prog_args *pa,
 
 	/*
 	 * A program that finds the SQ tail through liburing-style globals
-	 * and cannot learn the ring's flags (no ring_flags) writes SQEs
-	 * past index 0 that an SQ_REWIND ring never takes: a wrong result,
-	 * not a run. Programs on progs/iouring_bpf.h read the flags from
-	 * the ring itself.
+	 * and cannot learn the ring's mode (no ring_flags, no iou_sq_rewind)
+	 * writes SQEs past index 0 that an SQ_REWIND ring never takes: a
+	 * wrong result, not a run. The library judges programs on
+	 * progs/iouring_bpf.h (iou_*) itself.
 	 */
 	if ((fr.choice.flags & IORING_SETUP_SQ_REWIND) && pos &&
-	    strncmp(pos, "iou_", 4) && !iouring_bpf_var(h, "ring_flags", &sz)) {
-		status = cli_fail(EXIT_USAGE, "run", "%s cannot use an SQ_REWIND ring: it finds the SQ through %s (it writes its SQEs at the tail, which SQ_REWIND ignores) and declares no ring_flags to learn the mode; drop sq-rewind (--ring-flags -sq-rewind)",
+	    strncmp(pos, "iou_", 4) && !iouring_bpf_var(h, "ring_flags", &sz) &&
+	    !iouring_bpf_var(h, "iou_sq_rewind", &sz)) {
+		status = cli_fail(EXIT_USAGE, "run", "%s cannot use an SQ_REWIND ring: it finds the SQ through %s (it writes its SQEs at the tail, which SQ_REWIND ignores) and declares neither ring_flags nor iou_sq_rewind to learn the mode; drop sq-rewind (--ring-flags -sq-rewind)",
 				  path, pos);
 		goto out;
 	}
