@@ -14,6 +14,9 @@
 #define EXIT_USAGE	IOURING_BPF_USAGE
 #define EXIT_NOFEATURE	IOURING_BPF_NOFEATURE
 #define EXIT_PERM	IOURING_BPF_PERM
+/* `run` only: the outcome of a run that went through */
+#define EXIT_NOPROGRESS	6	/* the program stopped, nothing was done */
+#define EXIT_EXPECT	7	/* an --expect or --expect-cqes did not hold */
 
 #define PIN_DIR		"/sys/fs/bpf/iouring-bpf"
 
@@ -117,9 +120,41 @@ error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
 int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
 		   long long *fd);
 
+/* runring.c: the ring `run` makes (--ring-flags, --sq-entries, ...) */
+struct ring_opts {
+	const char	*flags;		/* --ring-flags, or NULL */
+	long long	sq, cq;		/* --sq-entries, --cq-entries; 0 */
+};
+/* the ring chosen: a default, then the options over it */
+struct ring_choice {
+	unsigned int	flags;
+	unsigned int	sq, cq;		/* cq 0: the kernel's (2 * sq) */
+	int		explicit_flags;	/* --ring-flags given */
+};
+struct ring;
+/* 1 if the running kernel has IORING_SETUP_SQ_REWIND (mainline's bit 20) */
+int run_kernel_has_sq_rewind(void);
+/*
+ * the options over the default in *rc, checked (names, sq-rewind on this
+ * kernel, sizes): EXIT_OK, or the exit status after a message
+ */
+int run_ring_resolve(const char *cmd, const struct ring_opts *ro,
+		     struct ring_choice *rc);
+/* io_uring_setup() with exactly rc's flags, mapped into r */
+int run_ring_make(const struct ring_choice *rc, struct ring *r, int *fd,
+		  struct io_uring_params *p, struct iouring_bpf_error *err);
+
 /* runfile.c: `run FILE.bpf.o`, the generic loop workload */
-int cmd_run_file(const char *path, const struct prog_args *pa, int json,
-		 long long timeout_s);
+#define RUN_MAX_EXPECTS	32
+struct run_file_opts {
+	struct ring_opts ring;
+	long long	timeout_s;
+	const char	*expects[RUN_MAX_EXPECTS];	/* --expect NAME=VALUE */
+	int		nexpects;
+	long long	expect_cqes;			/* --expect-cqes, or -1 */
+};
+int cmd_run_file(const char *path, const struct prog_args *pa,
+		 const struct run_file_opts *o, int json);
 
 /* pins.c: struct_ops links, the ones `load` pinned and all in the system */
 struct link_desc {

@@ -57,7 +57,7 @@ _iouring_bpf()
 		COMPREPLY=($(compgen -W "$cmds $common" -- "$cur"))
 		return ;;
 	load)	opts="-i --id -r --ring -s --set -n --name" ;;
-	run)	opts="-c --count -d --depth -s --set -i --id -t --timeout" ;;
+	run)	opts="-c --count -d --depth -s --set -i --id -t --timeout --ring-flags --sq-entries --cq-entries --expect --expect-cqes" ;;
 	bench)	opts="-R --runs -c --count -o --output -T --trace-marks --prog -s --set" ;;
 	filter)	opts="-b --btf -r --ring" ;;
 	sandbox) opts="-P --policy --" ;;

@@ -91,7 +91,9 @@ static const char doc[] =
 "                                load, drive a workload, check it, detach\n"
 "                                (FILE: any loop object, --timeout S;\n"
 "                                --set NAME=V, NAME[I]=V, NAME=@PATH,\n"
-"                                ADDR,SIZE=@buf:N)\n"
+"                                ADDR,SIZE=@buf:N; --ring-flags LIST,\n"
+"                                --sq-entries N, --cq-entries N;\n"
+"                                --expect NAME=V, --expect-cqes N)\n"
 "  bench SCENARIO [-R R] [-c N] [-o FILE]\n"
 "                                measure: nops, op-overhead, memcpy, wait,\n"
 "                                load or all (make bench runs it in the VM)\n"
@@ -110,7 +112,9 @@ static const char doc[] =
 "Exit codes: 0 success, 1 failure, 2 usage error, 3 this kernel lacks the\n"
 "feature (loop programs: Linux 7.1+ or the project's kernel; op programs:\n"
 "the project's kernel), 4 not privileged enough (CAP_BPF + CAP_PERFMON or\n"
-"CAP_SYS_ADMIN), 5 the verifier or kernel rejected the program.\v";
+"CAP_SYS_ADMIN), 5 the verifier or kernel rejected the program; run only:\n"
+"6 nothing done (the program stopped, no SQE consumed, no CQE posted),\n"
+"7 an --expect or --expect-cqes did not hold.\v";
 
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {

@@ -12,11 +12,21 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../workloads/workload.h"
+#include "../workloads/ring.h"
 
 struct run_args {
 	const char	*prog;
 	long long	count, depth, timeout;
 	struct prog_args pa;		/* --set, --id */
+	struct run_file_opts fo;	/* ring options, --expect... */
+};
+
+enum {
+	OPT_RING_FLAGS = 0x100,
+	OPT_SQ_ENTRIES,
+	OPT_CQ_ENTRIES,
+	OPT_EXPECT,
+	OPT_EXPECT_CQES,
 };
 
 static const struct argp_option options[] = {
@@ -27,6 +37,19 @@ static const struct argp_option options[] = {
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "id", 'i', "N", 0, "Op programs: the op id to use (default: the program's)", 0 },
 	{ "timeout", 't', "S", 0, "FILE.bpf.o: end the wait after S seconds (default 10)", 0 },
+	{ NULL, 0, NULL, 0, "The ring (loop programs):", 1 },
+	{ "ring-flags", OPT_RING_FLAGS, "LIST", 0,
+	  "Setup flags by name: NAME,NAME,... (the whole set) or +NAME,-NAME,... (changes to the default). Names: cqsize, clamp, submit-all, coop-taskrun, taskrun-flag, sqe128, cqe32, single-issuer, defer-taskrun, no-sqarray, sq-rewind (Linux 7.0+, needs no-sqarray)",
+	  1 },
+	{ "sq-entries", OPT_SQ_ENTRIES, "N", 0, "SQ entries (default 64)", 1 },
+	{ "cq-entries", OPT_CQ_ENTRIES, "N", 0, "CQ entries (adds cqsize; default 256)", 1 },
+	{ NULL, 0, NULL, 0, "Assertions (FILE.bpf.o; exit 7 when one does not hold):", 2 },
+	{ "expect", OPT_EXPECT, "NAME=VALUE", 0,
+	  "The global NAME holds VALUE after the run (an integer, or for NAME exit: none, done, error); repeatable",
+	  2 },
+	{ "expect-cqes", OPT_EXPECT_CQES, "N", 0,
+	  "The kernel posted N CQEs (0: the run is meant to do nothing, no exit 6)",
+	  2 },
 	{ 0 },
 };
 
@@ -47,6 +70,30 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		if (parse_ll("run", "--timeout", arg, 1, 3600, &a->timeout))
 			exit(EXIT_USAGE);
 		break;
+	case OPT_RING_FLAGS:
+		a->fo.ring.flags = arg;
+		break;
+	case OPT_SQ_ENTRIES:
+		if (parse_ll("run", "--sq-entries", arg, 1, 32768, &a->fo.ring.sq))
+			exit(EXIT_USAGE);
+		break;
+	case OPT_CQ_ENTRIES:
+		if (parse_ll("run", "--cq-entries", arg, 1, 65536, &a->fo.ring.cq))
+			exit(EXIT_USAGE);
+		break;
+	case OPT_EXPECT:
+		if (a->fo.nexpects == RUN_MAX_EXPECTS)
+			cli_usage(state, "at most %d --expect", RUN_MAX_EXPECTS);
+		if (!strchr(arg, '=') || arg[0] == '=')
+			cli_usage(state, "--expect wants NAME=VALUE, got '%s'",
+				  cli_arg(arg));
+		a->fo.expects[a->fo.nexpects++] = arg;
+		break;
+	case OPT_EXPECT_CQES:
+		if (parse_ll("run", "--expect-cqes", arg, 0, 0xffffffffLL,
+			     &a->fo.expect_cqes))
+			exit(EXIT_USAGE);
+		break;
 	case ARGP_KEY_ARG:
 	case ARGP_KEY_END:
 		return cli_one_arg(state, key, arg, &a->prog, "run takes one program",
@@ -63,15 +110,32 @@ static const struct argp argp = {
 	"workload, check the results (data compared, counts exact), print "
 	"them, detach. Exit 0 if every check passed, 1 if one failed.\v"
 	"FILE.bpf.o: any loop program (ours, or written elsewhere like "
-	"liburing's tests). run makes a ring with SINGLE_ISSUER|DEFER_TASKRUN|"
-	"NO_SQARRAY|CQSIZE (64 SQ, 256 CQ entries), fills the ring globals the "
-	"object declares (sq_entries, cq_entries, cq_head_offset, "
+	"liburing's tests). run makes a ring (below), fills the ring globals "
+	"the object declares (sq_entries, cq_entries, cq_head_offset, "
 	"cq_tail_offset, cqes_offset, ... and iou_*), applies --set (any "
 	"global; NAME=@PATH and NAME=@>PATH open a file, ADDR,SIZE=@buf:N "
 	"allocates N bytes), loads, attaches and calls io_uring_enter() until "
-	"the program stops or --timeout; it prints what enter returned, the "
-	"CQEs left and every global. Exit 0 if enter returned >= 0, 1 if it "
-	"failed or timed out.",
+	"the program stops or --timeout. It reports what the kernel saw (SQEs "
+	"consumed, CQEs posted, reaped and left), the program's calls, how it "
+	"stopped (its exit info) and every global.\n\n"
+	"The default ring: SINGLE_ISSUER|DEFER_TASKRUN|NO_SQARRAY|CQSIZE, 64 "
+	"SQ and 256 CQ entries, and SQ_REWIND when the kernel has it (Linux "
+	"7.1+, the mainline hook) and the object declares none of the SQ "
+	"position globals (sq_head_offset, sq_tail_offset, sq_array_offset, "
+	"iou_sq_head, iou_sq_tail, iou_sq_array): such a program writes its "
+	"SQEs at index 0, as liburing's do. One that reads the SQ tail gets "
+	"a ring that honours it. --ring-flags changes the flags (also for "
+	"built-in loop programs; their default is the library's ring).\n\n"
+	"Exit codes: 0 the program stopped with work done (its exit info not "
+	"an error) and every --expect held; 1 failure: enter failed, "
+	"--timeout, or the program's exit info says error; 2 usage error (a "
+	"bad option, --set or --expect name; a ring flag the kernel refuses); "
+	"3 the kernel lacks the feature (the loop hook, sq-rewind); 4 not "
+	"privileged enough; 5 the verifier or kernel refused the program; 6 "
+	"nothing done: the program stopped, the kernel consumed no SQE and "
+	"posted no CQE (the message names the likely cause and the fix; "
+	"--expect-cqes 0 says that is intended); 7 an --expect or "
+	"--expect-cqes did not hold.",
 	cli_common, NULL, NULL,
 };
 
@@ -108,12 +172,17 @@ static void watchdog_arm(void)
 	alarm(RUN_WATCHDOG_S);
 }
 
+/* --ring-flags, --sq-entries, --cq-entries of a built-in loop program */
+static struct ring_choice *run_ring;
+
 /* the ring callback of the start: a ring of the program's kind */
 static int make_ring(struct iouring_bpf *h, void *ctx, int *fd,
 		     struct io_uring_params *p, struct iouring_bpf_error *err)
 {
 	struct run_ctx *rc = ctx;
 
+	if (run_ring)
+		return run_ring_make(run_ring, &rc->ring, fd, p, err);
 	return rc_ring_make(&rc->ring, iouring_bpf_kind(h), fd, p, err);
 }
 
@@ -137,7 +206,15 @@ static int workload_step(struct iouring_bpf *h, enum iouring_bpf_step done,
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_args a = { .count = -1, .depth = -1 };
+	struct run_args a = {
+		.count = -1, .depth = -1, .fo.expect_cqes = -1,
+	};
+	struct ring_choice ring = {
+		.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
+			 IORING_SETUP_NO_SQARRAY | IORING_SETUP_CQSIZE,
+		.sq = RC_RING_SQ, .cq = RC_RING_CQ,
+	};
+	int ring_opt;
 	struct iouring_bpf_error err;
 	struct iouring_bpf_start_opts opts = {
 		.sz = sizeof(opts), .params = a.pa.sets, .ring = make_ring,
@@ -162,14 +239,14 @@ int cmd_run(int argc, char **argv)
 	opts.op_id = a.pa.have_id ? a.pa.id : -1;
 	rc->prog = iouring_bpf_prog_find(a.prog);
 	if (!rc->prog && access(a.prog, F_OK) == 0) {
+		a.fo.timeout_s = a.timeout ? a.timeout : 10;
 		if (cli_check_file("run", a.prog, "a loop program's .bpf.o"))
 			ret = EXIT_USAGE;
 		else if (a.count >= 0 || a.depth >= 0)
 			ret = cli_fail(EXIT_USAGE, "run", "--count and --depth are for built-in programs; give %s its values with --set NAME=VALUE",
 				       cli_arg(a.prog));
 		else
-			ret = cmd_run_file(a.prog, &a.pa, cli_json,
-					   a.timeout ? a.timeout : 10);
+			ret = cmd_run_file(a.prog, &a.pa, &a.fo, cli_json);
 		goto out;
 	}
 	if (!rc->prog) {
@@ -182,6 +259,12 @@ int cmd_run(int argc, char **argv)
 			       cli_arg(a.prog), RUN_WATCHDOG_S);
 		goto out;
 	}
+	if (a.fo.nexpects || a.fo.expect_cqes >= 0) {
+		ret = cli_fail(EXIT_USAGE, "run", "--expect and --expect-cqes are for FILE.bpf.o; %s's workload checks its results itself (exit 1 when one fails)",
+			       cli_arg(a.prog));
+		goto out;
+	}
+	ring_opt = a.fo.ring.flags || a.fo.ring.sq || a.fo.ring.cq;
 	w = workload_find(rc->prog);
 	if (!w || !w->run) {
 		ret = cli_fail(EXIT_FAIL, "run", "%s has no workload (progs/%s has no run.c)",
@@ -209,6 +292,17 @@ int cmd_run(int argc, char **argv)
 			       a.prog);
 		goto out;
 	}
+	if (ring_opt && !loop) {
+		ret = cli_fail(EXIT_USAGE, "run", "%s is an IORING_OP_BPF op: its ring is an IORING_SETUP_BPF ring; --ring-flags, --sq-entries and --cq-entries are for loop programs",
+			       a.prog);
+		goto out;
+	}
+	if (ring_opt) {
+		ret = run_ring_resolve("run", &a.fo.ring, &ring);
+		if (ret)
+			goto out;
+		run_ring = &ring;
+	}
 	if (iouring_bpf_start_opts(rc->h, &opts, &err))
 		goto fail;
 
@@ -226,6 +320,14 @@ int cmd_run(int argc, char **argv)
 	}
 	if (loop)
 		rc_out(rc, "binding", "%s", iouring_bpf_loop_api_key(api));
+	if (run_ring) {
+		char names[256];
+
+		rc_out(rc, "ring", "%u SQ / %u CQ entries, flags 0x%x (%s)",
+		       rc->ring.p.sq_entries, rc->ring.p.cq_entries,
+		       rc->ring.p.flags,
+		       ring_flags_str(rc->ring.p.flags, names, sizeof(names)));
+	}
 	if (rc->mainline && rc->prog->mainline_note)
 		rc_out(rc, "on_mainline", "%s", rc->prog->mainline_note);
 	if (rc->mainline)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ring.c - see ring.h */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -254,4 +256,106 @@ void ring_prep_bpf(struct io_uring_sqe *sqe, __u32 op_flags,
 	IOU_SQE_OPTLEN(sqe) = len2;
 	IOU_SQE_BPF_OP_FLAGS(sqe) = op_flags;
 	sqe->user_data = user_data;
+}
+
+const struct ring_flag_name ring_flag_names[] = {
+	{ "cqsize",	   IORING_SETUP_CQSIZE,	"CQ entries from --cq-entries" },
+	{ "clamp",	   IORING_SETUP_CLAMP,	"clamp sizes to the maximum" },
+	{ "submit-all",	   IORING_SETUP_SUBMIT_ALL, "go on submitting after an error" },
+	{ "coop-taskrun",  IORING_SETUP_COOP_TASKRUN, "no IPI for task work" },
+	{ "taskrun-flag",  IORING_SETUP_TASKRUN_FLAG, "IORING_SQ_TASKRUN in sq flags" },
+	{ "sqe128",	   IORING_SETUP_SQE128,	"128-byte SQEs" },
+	{ "cqe32",	   IORING_SETUP_CQE32,	"32-byte CQEs" },
+	{ "single-issuer", IORING_SETUP_SINGLE_ISSUER, "one submitter task (the hook needs it)" },
+	{ "defer-taskrun", IORING_SETUP_DEFER_TASKRUN, "task work at enter (the hook needs it)" },
+	{ "no-sqarray",	   IORING_SETUP_NO_SQARRAY, "SQEs in order, no SQ index array" },
+	{ "sq-rewind",	   IORING_SETUP_SQ_REWIND, "SQEs from index 0 on every submit (Linux 7.0+; needs no-sqarray)" },
+	{ NULL, 0, NULL },
+};
+
+const char *ring_flag_list(void)
+{
+	static char buf[256];
+	size_t used = 0;
+	int i;
+
+	if (buf[0])
+		return buf;
+	for (i = 0; ring_flag_names[i].name && used < sizeof(buf); i++)
+		used += snprintf(buf + used, sizeof(buf) - used, "%s%s",
+				 i ? "," : "", ring_flag_names[i].name);
+	return buf;
+}
+
+const char *ring_flags_str(unsigned int flags, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; ring_flag_names[i].name && used < len; i++) {
+		if (!(flags & ring_flag_names[i].flag))
+			continue;
+		used += snprintf(buf + used, len - used, "%s%s",
+				 used ? "|" : "", ring_flag_names[i].name);
+		flags &= ~ring_flag_names[i].flag;
+	}
+	if (flags && used < len)
+		used += snprintf(buf + used, len - used, "%s0x%x",
+				 used ? "|" : "", flags);
+	if (!used)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+static int ring_flag_find(const char *name, size_t n, unsigned int *flag)
+{
+	int i;
+
+	for (i = 0; ring_flag_names[i].name; i++)
+		if (strlen(ring_flag_names[i].name) == n &&
+		    !strncmp(ring_flag_names[i].name, name, n)) {
+			*flag = ring_flag_names[i].flag;
+			return 0;
+		}
+	return -1;
+}
+
+int ring_flags_parse(const char *list, unsigned int base, unsigned int *out,
+		     char *bad, size_t badlen)
+{
+	unsigned int flags = 0, add = 0, del = 0, flag;
+	int signed_items = 0, plain_items = 0;
+	const char *p = list, *end;
+	size_t n;
+	char sign;
+
+	do {
+		end = strchr(p, ',');
+		n = end ? (size_t)(end - p) : strlen(p);
+		sign = n && (*p == '+' || *p == '-') ? *p : 0;
+		if (sign) {
+			p++;
+			n--;
+		}
+		if (!n || ring_flag_find(p, n, &flag)) {
+			snprintf(bad, badlen, "%.*s", (int)n, p);
+			return -1;
+		}
+		if (sign == '+')
+			add |= flag;
+		else if (sign == '-')
+			del |= flag;
+		else
+			flags |= flag;
+		signed_items += !!sign;
+		plain_items += !sign;
+		p = end ? end + 1 : NULL;
+	} while (p);
+	if (signed_items && plain_items) {
+		snprintf(bad, badlen, "%s", list);
+		return -2;
+	}
+	*out = signed_items ? (base | add) & ~del : flags;
+	return 0;
 }

@@ -94,6 +94,45 @@ int ring_register_buffers(struct ring *r, const struct iovec *iov,
 /* 1 if the kernel supports opcode op, 0 if not, -errno if the probe fails */
 int ring_probe_op(int ring_fd, unsigned int op);
 
+/*
+ * Ring setup flags by name, for the CLI's --ring-flags: the mainline
+ * names, lower case with '-' for '_' (IORING_SETUP_NO_SQARRAY is
+ * "no-sqarray"). Only the flags a loop ring can take are named (not
+ * SQPOLL, IOPOLL: the loop hook refuses them; nor those that need more
+ * than a flag: ATTACH_WQ, R_DISABLED, NO_MMAP, REGISTERED_FD_ONLY).
+ */
+#ifndef IORING_SETUP_SQ_REWIND
+/*
+ * Linux 7.0+: SQEs are taken from index 0 on every submit, head and
+ * tail unused; needs NO_SQARRAY. The same bit is IORING_SETUP_BPF on
+ * the project's 6.12 kernel: ask for it only where the kernel has the
+ * mainline loop hook (it came in 7.0, before the hook in 7.1).
+ */
+#define IORING_SETUP_SQ_REWIND		(1U << 20)
+#endif
+
+struct ring_flag_name {
+	const char	*name;
+	unsigned int	flag;
+	const char	*what;
+};
+
+extern const struct ring_flag_name ring_flag_names[];
+/* "name1,name2,..." of every named flag: the list an error shows */
+const char *ring_flag_list(void);
+/*
+ * flags as "single-issuer|defer-taskrun|..." into buf ("none" for 0; a
+ * bit without a name as 0x...)
+ */
+const char *ring_flags_str(unsigned int flags, char *buf, size_t len);
+/*
+ * "NAME,NAME,..." (the flags, all of them) or "+NAME,-NAME,..." (base
+ * with those added or taken away; every item signed or none) into *out:
+ * 0, or -1 with the offending word (or the mix) in bad
+ */
+int ring_flags_parse(const char *list, unsigned int base, unsigned int *out,
+		     char *bad, size_t badlen);
+
 void ring_prep_nop(struct io_uring_sqe *sqe, __u64 user_data);
 void ring_prep_rw(struct io_uring_sqe *sqe, __u8 op, int fd,
 		  const void *addr, __u32 len, __u64 off, __u64 user_data);

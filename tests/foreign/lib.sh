@@ -5,7 +5,7 @@
 # test checks that refusal and skips the rest.
 source "$(dirname "$0")/../cli/lib.sh"
 FOBJ=$ROOT/build/tests/foreign
-for o in nops cp sized; do
+for o in nops cp sized cp0 cp0_exit; do
 	[ -f "$FOBJ/$o.bpf.o" ] ||
 		{ echo "FAIL: no $FOBJ/$o.bpf.o: make -C tests (make test-prep)"; exit 1; }
 done

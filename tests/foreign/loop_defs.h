@@ -10,6 +10,11 @@
  * The ring's geometry comes from `const volatile` globals that the
  * application (here: the iouring-bpf loader) copies from io_uring_params
  * before load, under the names liburing's tests use.
+ *
+ * A program for an SQ_REWIND ring (Linux 7.0+: every submit takes its
+ * SQEs from index 0, the SQ head and tail are unused) defines
+ * LOOP_SQ_AT_ZERO first: it then declares no SQ position global and has
+ * no tail helpers, only ring_sqe0().
  */
 #ifndef __FOREIGN_LOOP_DEFS_H
 #define __FOREIGN_LOOP_DEFS_H
@@ -41,7 +46,9 @@ extern __u8 *bpf_io_uring_get_region(struct io_ring_ctx *ctx, __u32 region_id,
 /* filled by the loader from the ring (README: the conventions table) */
 const volatile unsigned int sq_entries, cq_entries;
 const volatile unsigned int cq_head_offset, cq_tail_offset, cqes_offset;
+#ifndef LOOP_SQ_AT_ZERO
 const volatile unsigned int sq_head_offset, sq_tail_offset, sq_array_offset;
+#endif
 
 /* the two regions: ring headers + CQEs (+ SQ array), and the SQEs */
 struct ring {
@@ -52,7 +59,11 @@ struct ring {
 static __always_inline int ring_map(struct io_ring_ctx *ctx, struct ring *r)
 {
 	__u64 cq_end = cqes_offset + (__u64)cq_entries * sizeof(struct io_uring_cqe);
+#ifdef LOOP_SQ_AT_ZERO
+	__u64 sq_end = 0;
+#else
 	__u64 sq_end = sq_array_offset ? sq_array_offset + (__u64)sq_entries * 4 : 0;
+#endif
 
 	r->hdr = bpf_io_uring_get_region(ctx, IOU_REGION_CQ,
 					 cq_end > sq_end ? cq_end : sq_end);
@@ -66,6 +77,16 @@ static __always_inline __u32 *ring_u32(struct ring *r, __u32 off)
 	return (__u32 *)(r->hdr + off);
 }
 
+#ifdef LOOP_SQ_AT_ZERO
+/* SQE i of the next submit (SQ_REWIND: from index 0), zeroed */
+static __always_inline struct io_uring_sqe *ring_sqe0(struct ring *r, __u32 i)
+{
+	struct io_uring_sqe *sqe = &r->sqes[i & (sq_entries - 1)];
+
+	__builtin_memset(sqe, 0, sizeof(*sqe));
+	return sqe;
+}
+#else
 /*
  * the next SQE at the SQ tail, zeroed; with an SQ array (sq_array_offset
  * not 0) its slot points at it. Published by ring_sq_push().
@@ -88,5 +109,6 @@ static __always_inline void ring_sq_push(struct ring *r, __u32 n)
 
 	*(volatile __u32 *)tail = *(volatile __u32 *)tail + n;
 }
+#endif /* LOOP_SQ_AT_ZERO */
 
 #endif /* __FOREIGN_LOOP_DEFS_H */

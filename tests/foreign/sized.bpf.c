@@ -12,7 +12,8 @@
  * its own value once and stops.
  *
  * Run:  iouring-bpf run sized.bpf.o                       (exit 5)
- *       iouring-bpf run sized.bpf.o --set region_bytes=64 (exit 0)
+ *       iouring-bpf run sized.bpf.o --set region_bytes=64 (exit 6: it
+ *           submits nothing; add --expect-cqes 0 --expect ran=1: exit 0)
  */
 #include "loop_defs.h"
 

@@ -5,7 +5,8 @@
 # .bss): the NOP loop runs 1000 NOPs with `--set reqs_to_run=1000` and no
 # other option; the copy copies a 1 MiB file given as fds and a buffer on
 # the command line, identical; bad --set values and a program refused for
-# a global left at 0 get one clear error each.
+# a global left at 0 get one clear error each; the same program, loaded,
+# doing nothing is not a success (exit 6) unless --expect-cqes 0 says so.
 # kernels: ours stock
 source "$(dirname "$0")/lib.sh"
 loop_feature_or_skip
@@ -42,5 +43,8 @@ expect_exit 2 "buf_size \(\.bss\) cannot hold an address" -- run "$FOBJ/cp.bpf.o
 
 # a global the loader does not know, left at 0: exit 5 names it
 expect_exit 5 "were 0 at load.*: region_bytes\. .*--set NAME=VALUE" -- run "$FOBJ/sized.bpf.o"
-expect_exit 0 "ran +1 " -- run "$FOBJ/sized.bpf.o" --set region_bytes=64
+# with it set, the program runs once and stops having submitted nothing:
+# run says so (exit 6) unless told that doing nothing is the point
+expect_exit 6 "nothing done: the program stopped" -- run "$FOBJ/sized.bpf.o" --set region_bytes=64
+expect_exit 0 "ran +1 " -- run "$FOBJ/sized.bpf.o" --set region_bytes=64 --expect-cqes 0 --expect ran=1
 finish

@@ -88,6 +88,19 @@ expect_exit 2 "--name must be a plain name" -- load nop --name a.b
 # run
 expect_exit 2 "which program" -- run
 expect_exit 2 "no built-in program 'nosuch'" -- run nosuch
+# run's ring options and assertions: checked before the kernel is asked
+expect_exit 2 "no ring flag 'bogus'; the names: cqsize,.*,sq-rewind" -- run nop-chain --ring-flags bogus
+expect_exit 2 "mixes NAME with \+NAME/-NAME" -- run nop-chain --ring-flags -cqsize,single-issuer
+expect_exit 2 "an empty name" -- run nop-chain --ring-flags ''
+expect_exit 2 "sq-rewind needs no-sqarray" -- run nop-chain --ring-flags single-issuer,defer-taskrun,sq-rewind
+expect_exit 2 "--sq-entries must be an integer in 1..32768" -- run nop-chain --sq-entries 0
+expect_exit 2 "--cq-entries 8 is smaller than --sq-entries 64" -- run nop-chain --sq-entries 64 --cq-entries 8
+expect_exit 2 "--expect wants NAME=VALUE, got 'done'" -- run nop-chain --expect done
+expect_exit 2 "--expect-cqes must be an integer" -- run nop-chain --expect-cqes -1
+expect_exit 2 "--expect and --expect-cqes are for FILE.bpf.o" -- run nop-chain --expect done=1
+expect_exit 2 "are for loop programs" -- run nop --ring-flags +sqe128
+expect_exit 0 "--ring-flags=LIST.*" -- run --help
+expect_exit 0 "6 +nothing done" -- --help
 expect_exit 2 "--count must be an integer" -- run nop --count -1
 expect_exit 2 "--count must be an integer" -- run nop --count lots
 expect_exit 2 "--depth must be an integer in 1..4096" -- run nop-chain --depth 0
