@@ -177,6 +177,21 @@ const struct iouring_bpf_prog *iouring_bpf_prog_find(const char *name);
 /* p's parameter called name; NULL if p has none */
 const struct iouring_bpf_param *
 iouring_bpf_prog_param(const struct iouring_bpf_prog *p, const char *name);
+/*
+ * The valid values of p's parameter name (since 1.1): *min..*max (either
+ * pointer may be NULL); 0, or -ENOENT if p has no such parameter. Every
+ * path that sets a built-in's parameter (iouring_bpf_set(),
+ * iouring_bpf_set_var(), the params of iouring_bpf_attach() and
+ * iouring_bpf_start_opts(), the CLI's --set and options) refuses a value
+ * outside it with USAGE, before anything is loaded.
+ */
+int iouring_bpf_prog_param_range(const struct iouring_bpf_prog *p,
+				 const char *name, long long *min,
+				 long long *max);
+/* that check alone: 0, or USAGE naming the range (err filled) */
+int iouring_bpf_prog_param_check(const struct iouring_bpf_prog *p,
+				 const char *name, long long value,
+				 struct iouring_bpf_error *err);
 
 /* --- one call ----------------------------------------------------------- */
 
