@@ -76,7 +76,7 @@
  * The shared library's soname is libiouring-bpf.so.MAJOR.
  */
 #define IOURING_BPF_VERSION_MAJOR	1
-#define IOURING_BPF_VERSION_MINOR	0
+#define IOURING_BPF_VERSION_MINOR	1
 #define IOURING_BPF_VERSION_PATCH	0
 
 #ifdef __cplusplus
