@@ -166,15 +166,21 @@ static void probe_rings(struct probe *p)
 	    par.features, par.features & IORING_FEAT_BPF ? "include" : "lack");
 	close(fd);
 
-	memset(&par, 0, sizeof(par));
-	par.flags = IORING_SETUP_BPF;
-	fd = io_uring_setup_raw(4, &par);
-	add(p, "IORING_SETUP_BPF", G_OP, fd >= 0, FIX_KERNEL,
-	    fd >= 0 ? "io_uring_setup accepts IORING_SETUP_BPF (1<<20)" :
-	    "io_uring_setup(IORING_SETUP_BPF) failed: %s",
-	    fd >= 0 ? "" : strerror(-fd));
-	if (fd >= 0)
-		close(fd);
+	/* bit 20 is IORING_SETUP_SQ_REWIND on mainline: ask only our kernel */
+	if (!iouring_bpf_op_setup_flag()) {
+		add(p, "IORING_SETUP_BPF", G_OP, 0, FIX_KERNEL,
+		    "not asked: no struct uring_bpf_ops, and the flag's bit (1<<20) is IORING_SETUP_SQ_REWIND on Linux 7.0+");
+	} else {
+		memset(&par, 0, sizeof(par));
+		par.flags = IOU_SETUP_BPF_OP;
+		fd = io_uring_setup_raw(4, &par);
+		add(p, "IORING_SETUP_BPF", G_OP, fd >= 0, FIX_KERNEL,
+		    fd >= 0 ? "io_uring_setup accepts IORING_SETUP_BPF (1<<20)" :
+		    "io_uring_setup(IORING_SETUP_BPF) failed: %s",
+		    fd >= 0 ? "" : strerror(-fd));
+		if (fd >= 0)
+			close(fd);
+	}
 
 	memset(&par, 0, sizeof(par));
 	par.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;

@@ -12,7 +12,9 @@ loop_feature_or_skip
 OBJ=$ROOT/build/progs/copy.bpf.o
 [ -f "$OBJ" ] || skip "build/progs/copy.bpf.o is not built (make -C loader)"
 
-D=$TMP/nolost
+# a directory nobody can reach (the test's own may be 0700 on the way)
+D=$(mktemp -d /tmp/nolost.XXXXXX) || skip "cannot make a directory in /tmp"
+trap 'rm -rf "$D"' EXIT
 mkdir -p "$D/pub"
 chmod 1777 "$D/pub"
 chmod 755 "$D"
