@@ -12,9 +12,10 @@ loop_feature_or_skip
 OBJ=$ROOT/build/progs/copy.bpf.o
 [ -f "$OBJ" ] || skip "build/progs/copy.bpf.o is not built (make -C loader)"
 
-# a directory nobody can reach (the test's own may be 0700 on the way)
-D=$(mktemp -d /tmp/nolost.XXXXXX) || skip "cannot make a directory in /tmp"
-trap 'rm -rf "$D"' EXIT
+# a directory nobody can reach: the test's own, opened to others (it is
+# 0700 from mktemp; the VM's / and /tmp are not writable)
+D=$TMP/nolost
+chmod 755 "$TMP"
 mkdir -p "$D/pub"
 chmod 1777 "$D/pub"
 chmod 755 "$D"
@@ -24,8 +25,13 @@ head -c 100000 /dev/urandom >"$D/in"
 chmod 644 "$D/in"
 listing() { (cd "$D/pub" && ls -la --time-style=+%s.%N | sed 1d | sort); }
 
-if command -v setpriv >/dev/null &&
-   setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all true; then
+if ! command -v setpriv >/dev/null ||
+   ! setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all true; then
+	echo "no setpriv to drop to nobody here: the uid 65534 refusal is not checked"
+elif ! setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	test -r "$D/in" -a -w "$D/pub"; then
+	fail "nobody cannot reach $D (a parent directory is closed): the uid 65534 refusal is not checked"
+else
 	before=$(listing)
 	for out in keep new; do
 		checks=$((checks + 1))
@@ -43,8 +49,6 @@ if command -v setpriv >/dev/null &&
 			echo "ok: as nobody, fd_out=@>$out: exit 4, nothing changed"
 		fi
 	done
-else
-	echo "no setpriv to drop to nobody here: the uid 65534 refusal is not checked"
 fi
 
 # admitted: PATH truncated (an existing file) or created, then written
