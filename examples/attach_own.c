@@ -38,8 +38,10 @@ int main(int argc, char **argv)
 	h = iouring_bpf_attach(-1, argv[1], NULL, &err);
 	if (!h)
 		return fail(argv[1], &err);
-	/* the ring flag of IORING_OP_BPF on this kernel (bit 20 is another
-	 * flag on mainline: the library knows which) */
+	/*
+	 * the ring flag of IORING_OP_BPF on this kernel (bit 20 is another
+	 * flag on mainline: the library knows which)
+	 */
 	p.flags = iouring_bpf_op_setup_flag();
 	ret = io_uring_queue_init_params(8, &ring, &p);
 	if (ret) {

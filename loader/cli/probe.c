@@ -257,6 +257,10 @@ static int group_ok(const struct probe *p, enum group g)
 	return 1;
 }
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* --hook NAME[,NAME...]: the hooks a script needs */
 enum hook_bit { HOOK_LOOP = 1, HOOK_OP = 2, HOOK_FILTERS = 4 };
 
@@ -281,10 +285,10 @@ static int parse_hooks(const char *arg, struct probe_args *a)
 		return -1;
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < sizeof(hook_names) / sizeof(hook_names[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(hook_names); i++)
 			if (!strcmp(tok, hook_names[i].name))
 				break;
-		if (i == sizeof(hook_names) / sizeof(hook_names[0]))
+		if (i == ARRAY_SIZE(hook_names))
 			return -1;
 		a->hooks |= hook_names[i].bit;
 	}
@@ -357,7 +361,7 @@ static int hooks_status(int hooks, int op, int loop, int priv, int filters)
 	int worst = EXIT_OK, st;
 	size_t i;
 
-	for (i = 0; i < sizeof(hook_names) / sizeof(hook_names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(hook_names); i++) {
 		if (!(hooks & hook_names[i].bit))
 			continue;
 		st = hook_status(hook_names[i].bit, op, loop, priv, filters);
@@ -401,7 +405,7 @@ int cmd_probe(int argc, char **argv)
 		if (a.hooks)
 			json_str(&j, "hook", a.named);
 		json_obj(&j, "hooks");
-		for (k = 0; k < sizeof(hook_names) / sizeof(hook_names[0]); k++) {
+		for (k = 0; k < ARRAY_SIZE(hook_names); k++) {
 			int st = hook_status(hook_names[k].bit, op, loop, priv,
 					     filters);
 
@@ -454,7 +458,7 @@ int cmd_probe(int argc, char **argv)
 	printf("io_uring filters:              %s\n", p.filters.available ?
 	       "available (iouring-bpf filter, sandbox)" : "NOT available");
 	if (a.hooks) {
-		for (k = 0; k < sizeof(hook_names) / sizeof(hook_names[0]); k++)
+		for (k = 0; k < ARRAY_SIZE(hook_names); k++)
 			if (a.hooks & hook_names[k].bit)
 				printf("--hook %-8s                %s\n",
 				       hook_names[k].name,

@@ -78,8 +78,8 @@ int cmd_show(int argc, char **argv)
 				json_int(&w, "op_id", d->op_id);
 			if (binding_of(d->type))
 				json_str(&w, "binding", binding_of(d->type));
-			if (d->pin[0] &&
-			    (alive = pin_owner(d->pin, &pid, &fd)) >= 0) {
+			alive = d->pin[0] ? pin_owner(d->pin, &pid, &fd) : -1;
+			if (alive >= 0) {
 				json_obj(&w, "ring");
 				json_int(&w, "pid", pid);
 				json_int(&w, "fd", fd);
@@ -99,8 +99,8 @@ int cmd_show(int argc, char **argv)
 			       d->map_name, d->type,
 			       binding_of(d->type) ? binding_of(d->type) : "-",
 			       opid);
-			if (d->pin[0] &&
-			    (alive = pin_owner(d->pin, &pid, &fd)) >= 0)
+			alive = d->pin[0] ? pin_owner(d->pin, &pid, &fd) : -1;
+			if (alive >= 0)
 				printf("  ring: fd %lld of process %lld%s%s%s\n",
 				       fd, pid, alive ? "" :
 				       ": GONE (its owner exited or closed it; the program runs no more: iouring-bpf unload ",
