@@ -47,11 +47,13 @@ export IOURING_BPF_CACHE
 # parallel on its own (-j$(JOBS)). Two apt-get runs at once would fail.
 .NOTPARALLEL:
 
-# Everything a bare Debian 12 needs to build and test the project.
+# Everything a bare Debian 12 needs to build and test the project, and every
+# program the tests and the demo call that a bare Debian 12 lacks (man-db and
+# groff-base: tests/host/test_cli_man renders the man pages).
 DEB_PACKAGES := build-essential bc bison flex libelf-dev libssl-dev dwarves \
 	qemu-system-x86 clang llvm libcap-dev zlib1g-dev libzstd-dev pkg-config \
 	cpio xz-utils zstd git gnuplot-nox python3 linux-source-6.12 iproute2 kmod \
-	liburing-dev libclang-rt-14-dev
+	liburing-dev libclang-rt-14-dev man-db groff-base
 JOBS ?= $(shell nproc)
 BTF ?=
 TESTS_ARGS ?=

@@ -13,11 +13,12 @@
  * The ring is SINGLE_ISSUER | DEFER_TASKRUN (what the loop hook needs)
  * with 8 SQ entries, plus the FLAGs: nosqarray sqe128 cqe32 cqsize (32
  * CQ entries) submit-all coop-taskrun taskrun-flag clamp cqe-mixed
- * sqe-mixed; iopoll and no-defer (drop DEFER_TASKRUN) make rings the hook
- * refuses. A ring with an SQ array is made by liburing. A NO_SQARRAY ring
- * is made by liburing only if it is 2.6 or later; with an older liburing
- * (Debian 12: 2.3), which would write its SQ index array over the ring's
- * header, it is made with io_uring_setup() and attached by fd (the library
+ * sqe-mixed sq-rewind (SQ_REWIND, Linux 7.0+, with nosqarray: exit 77 on
+ * a kernel without it); iopoll and no-defer (drop DEFER_TASKRUN) make
+ * rings the hook refuses. A ring with an SQ array is made by liburing.
+ * A NO_SQARRAY ring is made by liburing only if it is 2.6 or later;
+ * with an older liburing (Debian 12: 2.3), which would write its SQ
+ * index array over the ring's header, it is made with io_uring_setup() and attached by fd (the library
  * reads its layout from the kernel); -L makes it with liburing anyway, to
  * see the helper refuse it. -F attaches a liburing ring by its fd alone
  * (iouring_bpf_attach(ring.ring_fd, ...): the layout read from the kernel)
@@ -27,7 +28,9 @@
  *
  * Checks: nop-chain's counters (completed == issued == N, no errors); the
  * ring's SQ and CQ heads as the application maps them moved by N (the
- * program wrote where liburing reads); after detach, one NOP submitted
+ * program wrote where liburing reads; on SQ_REWIND the SQ head and tail
+ * stay 0); an SQ_REWIND ring is made by liburing only if it knows the
+ * flag (2.14+), else with io_uring_setup(); after detach, one NOP submitted
  * and reaped from user space completes. Exit: 0 all held; 1 a check
  * failed or the library failed (FAIL); the library's status when it
  * refused (2 USAGE, 4 PERM, 5 REJECTED); 77 no loop hook, or a flag this
@@ -47,6 +50,18 @@
 #endif
 #ifndef IORING_SETUP_SQE_MIXED
 #define IORING_SETUP_SQE_MIXED	(1U << 19)
+#endif
+/*
+ * IORING_SETUP_SQ_REWIND (Linux 7.0+; liburing 2.14+ defines it): under a
+ * name of ours, since older headers lack it and the project's kernel uses
+ * the bit for IORING_SETUP_BPF
+ */
+#ifdef IORING_SETUP_SQ_REWIND
+#define APP_SETUP_SQ_REWIND	IORING_SETUP_SQ_REWIND
+#define APP_LIBURING_REWIND	1	/* this liburing submits from index 0 */
+#else
+#define APP_SETUP_SQ_REWIND	(1U << 20)
+#define APP_LIBURING_REWIND	0
 #endif
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -68,6 +83,7 @@ static const struct {
 	{ "clamp",		IORING_SETUP_CLAMP },
 	{ "cqe-mixed",		IORING_SETUP_CQE_MIXED },
 	{ "sqe-mixed",		IORING_SETUP_SQE_MIXED },
+	{ "sq-rewind",		APP_SETUP_SQ_REWIND },
 	{ "iopoll",		IORING_SETUP_IOPOLL },
 	{ "no-defer",		IORING_SETUP_DEFER_TASKRUN },	/* removed */
 };
@@ -152,6 +168,8 @@ static int make_ring(struct app_ring *r, unsigned int flags, int force)
 	if ((flags & IORING_SETUP_NO_SQARRAY) &&
 	    !IOURING_BPF_LIBURING_NO_SQARRAY && !force)
 		return raw_ring(r, flags);
+	if ((flags & APP_SETUP_SQ_REWIND) && !APP_LIBURING_REWIND)
+		return raw_ring(r, flags);	/* liburing would move the tail */
 	ret = io_uring_queue_init_params(SQ_ENTRIES, &r->lr, &p);
 	if (ret)
 		return ret;
@@ -199,14 +217,18 @@ static int user_nop(struct app_ring *r, int *stale)
 		return ret;
 	}
 	*stale = 0;
-	idx = *r->sq_tail & (r->p.sq_entries - 1);
+	/* SQ_REWIND: the SQE at index 0, head and tail stay 0 */
+	idx = r->p.flags & APP_SETUP_SQ_REWIND ? 0 :
+	      *r->sq_tail & (r->p.sq_entries - 1);
 	if (!(r->p.flags & IORING_SETUP_NO_SQARRAY))
 		((unsigned int *)((char *)r->rings + r->p.sq_off.array))[idx] = idx;
 	sqe = (void *)((char *)r->sqes + idx * sqe_sz);
 	memset(sqe, 0, sqe_sz);
 	sqe->opcode = IORING_OP_NOP;
 	sqe->user_data = USER_DATA;
-	__atomic_store_n(r->sq_tail, *r->sq_tail + 1, __ATOMIC_RELEASE);
+	if (!(r->p.flags & APP_SETUP_SQ_REWIND))
+		__atomic_store_n(r->sq_tail, *r->sq_tail + 1,
+				 __ATOMIC_RELEASE);
 	ret = io_uring_enter(r->fd, 1, 1, IORING_ENTER_GETEVENTS, NULL);
 	if (ret < 0)
 		return ret;
@@ -276,6 +298,7 @@ int main(int argc, char **argv)
 	struct iouring_bpf *h;
 	struct app_ring r;
 	int opt, force = 0, by_fd = 0, wrong = 0, ret, res, stale, bad = 0;
+	unsigned int sq_want;
 
 	while ((opt = getopt(argc, argv, "f:d:LFW")) != -1) {
 		if (opt == 'f' && !parse_flags(optarg, &flags))
@@ -294,6 +317,14 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		n = atoll(argv[optind]);
+	if ((flags & APP_SETUP_SQ_REWIND) &&
+	    iouring_bpf_kernel_loop_api() != IOURING_BPF_LOOP_71 &&
+	    iouring_bpf_kernel_loop_api() != IOURING_BPF_LOOP_72) {
+		/* our kernel: bit 20 would make an IORING_SETUP_BPF ring */
+		fprintf(stderr, "attach_liburing: kernel without SQ_REWIND (loop hook %s)\n",
+			iouring_bpf_loop_api_key(iouring_bpf_kernel_loop_api()));
+		return 77;
+	}
 	ret = make_ring(&r, flags, force);
 	if (ret) {
 		fprintf(stderr, "attach_liburing: ring with flags 0x%x: %s\n",
@@ -336,7 +367,9 @@ int main(int argc, char **argv)
 	/* the program wrote the heads the application reads */
 	printf("ring as mapped here: SQ head %u tail %u, CQ head %u tail %u\n",
 	       *r.sq_head, *r.sq_tail, *r.cq_head, *r.cq_tail);
-	bad |= *r.sq_head != (unsigned int)n || *r.sq_tail != (unsigned int)n ||
+	/* on an SQ_REWIND ring the SQ head and tail stay 0 */
+	sq_want = r.p.flags & APP_SETUP_SQ_REWIND ? 0 : n;
+	bad |= *r.sq_head != sq_want || *r.sq_tail != sq_want ||
 	       *r.cq_head != (unsigned int)n || *r.cq_tail != (unsigned int)n;
 
 	iouring_bpf_detach(h);

@@ -9,7 +9,9 @@
  *      probes BTF before it loads anything);
  *   2. ring access for loop programs: SQ/CQ through offsets that the loader
  *      copies from struct io_uring_params into .rodata before load (iou_*
- *      variables below), CQE walking, SQE filling (NOP, READ, WRITE, BPF op);
+ *      variables below), CQE walking, SQE filling (NOP, READ, WRITE, BPF op)
+ *      on the three SQ modes (SQ array, NO_SQARRAY, SQ_REWIND; "The three
+ *      SQ modes" below);
  *   3. a THIN binding to the struct_ops types:
  *        IORING_OP_BPF ops     struct uring_bpf_ops   (Ming Lei's series)
  *        loop hook             struct io_uring_ops    (Pavel Begunkov's v3,
@@ -100,6 +102,7 @@ struct uring_bpf_ops___iou {		/* IOU_OP_OPS() */
 #define ETIME		62
 #define EBADMSG		74
 #define EOVERFLOW	75
+#define EOPNOTSUPP	95
 #define ECANCELED	125
 #endif
 
@@ -396,10 +399,22 @@ static __always_inline __u64 iou_wait_timeout_get(struct iou_loop *L)
 	return 0x7fffffffffffffffULL;
 }
 
-/* submit nr SQEs (after iou_sq_commit()); returns how many were taken */
+static __always_inline __u32 iou_sq_rewind_ring(void);
+static __always_inline void iou_sq_rewind_reset(void);
+
+/*
+ * submit nr SQEs (after iou_sq_commit()); returns how many were taken. On
+ * an SQ_REWIND ring the kernel takes them from index 0, and the next SQE
+ * goes to index 0 again: the SQEs a short submission left are not kept
+ * (the built-in programs stop on a short submission).
+ */
 static __always_inline int iou_submit(struct iou_loop *L, __u32 nr)
 {
-	return bpf_io_uring_submit_sqes(L->ctx, nr);
+	int ret = bpf_io_uring_submit_sqes(L->ctx, nr);
+
+	if (iou_sq_rewind_ring())
+		iou_sq_rewind_reset();
+	return ret;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -423,8 +438,61 @@ const volatile __u64 iou_sqes_size;	/* sq_entries * iou_sqe_size */
  */
 const volatile __u32 iou_sqe_size = IOU_SQE_SIZE;
 const volatile __u32 iou_cqe_size = IOU_CQE_SIZE;
+/*
+ * 1 on an SQ_REWIND ring; the loader sets it only for a mainline binding
+ * (on the project's 6.12 kernel the same bit is IORING_SETUP_BPF)
+ */
+const volatile __u32 iou_sq_rewind;
 
 #define IOU_SETUP_NO_SQARRAY	(1U << 16)
+#define IOU_SETUP_SQ_REWIND	(1U << 20)	/* Linux 7.0+ (mainline) */
+
+/*
+ * The three SQ modes, chosen at run time from iou_sq_array and
+ * iou_sq_rewind (constants to the verifier: one object serves all three,
+ * the other modes' branches are dead code and cost nothing):
+ *
+ *   SQ array      the kernel takes the SQEs whose indexes the SQ array
+ *                 holds between head and tail; iou_sqe_get() writes
+ *                 array[idx] = idx, iou_sq_commit() moves the tail.
+ *   NO_SQARRAY    (6.6+) head and tail index the SQEs directly; the
+ *                 same without the array.
+ *   SQ_REWIND     (7.0+, with NO_SQARRAY) the kernel ignores head and
+ *                 tail (they stay 0) and takes SQEs from index 0 on every
+ *                 submit, as many as the submit's count. iou_sqe_get()
+ *                 fills index 0, 1, ..., iou_sq_commit() counts them in
+ *                 iou_sq_rw_queued, iou_submit() starts over at 0. Every
+ *                 submit reuses the same first SQEs, so they stay in
+ *                 cache: the point of the mode (docs/performance.md).
+ *
+ * Programs use the same calls in every mode. One thing an SQ_REWIND ring
+ * hides from a loop program: how many SQEs the application put at index
+ * 0 (its io_uring_enter()'s to_submit, which mainline's hook does not pass
+ * on). So a program that submits the application's SQEs (IOU_APP_SQES(),
+ * iou_enter_submit()) cannot serve such a ring: the library refuses the
+ * attach, and iou_enter_submit() stops the program with an error if it is
+ * bound anyway (never a wrong result).
+ */
+
+/* SQEs filled at index 0.. since the last submit (SQ_REWIND rings only) */
+__u32 iou_sq_rw_queued;
+
+static __always_inline __u32 iou_sq_rewind_ring(void)
+{
+	return iou_sq_rewind;
+}
+
+static __always_inline void iou_sq_rewind_reset(void)
+{
+	*(volatile __u32 *)&iou_sq_rw_queued = 0;
+}
+
+/*
+ * `IOU_APP_SQES();` at file scope in a program that submits the
+ * application's SQEs (iou_loop_ring(L, r, 0), iou_enter_submit()): the
+ * library then refuses to bind it to an SQ_REWIND ring (see above)
+ */
+#define IOU_APP_SQES()	const volatile __u32 iou_app_sqes = 1
 
 struct iou_ring {
 	__u8	*rings;		/* region 0: headers, CQEs, SQ array */
@@ -439,7 +507,8 @@ struct iou_ring {
 };
 
 /*
- * Does the ring have the SQ layout the loader gave us (iou_sq_array)?
+ * Does the ring have the SQ mode the loader gave us (iou_sq_array,
+ * iou_sq_rewind)?
  * The loader reads it from the kernel for a ring given by fd; this check
  * guards against a caller's wrong io_uring_params. v3 and 7.1 read the
  * ring's flags through the ctx.
@@ -458,7 +527,13 @@ static __always_inline int iou_ring_sq_layout_ok(struct iou_loop *L)
 			bpf_core_field_offset(struct io_ring_ctx, flags))) {
 		return -1;
 	}
-	return !(flags & IOU_SETUP_NO_SQARRAY) == !!iou_sq_array;
+	if (!(flags & IOU_SETUP_NO_SQARRAY) != !!iou_sq_array)
+		return 0;
+	/* bit 20 is SQ_REWIND on mainline only (IORING_SETUP_BPF on v3) */
+	if (iou_api != IOU_API_V3 &&
+	    !(flags & IOU_SETUP_SQ_REWIND) != !iou_sq_rewind)
+		return 0;
+	return 1;
 }
 
 /* map the regions; 0 or -EFAULT (then the program should IOU_EXIT_ERROR) */
@@ -481,7 +556,8 @@ static __always_inline int iou_ring_init(struct iou_loop *L,
 	r->sq_tail_p = (__u32 *)(rings + iou_sq_tail);
 	r->cq_head_p = (__u32 *)(rings + iou_cq_head);
 	r->cq_tail_p = (__u32 *)(rings + iou_cq_tail);
-	r->sq_tail = *(volatile __u32 *)r->sq_tail_p;
+	/* SQ_REWIND: the tail stays 0 and is not used (iou_sq_next()) */
+	r->sq_tail = iou_sq_rewind ? 0 : *(volatile __u32 *)r->sq_tail_p;
 	r->sq_queued = 0;
 	r->sq_ok = 0;
 	return 0;
@@ -555,19 +631,33 @@ static __always_inline void iou_cq_advance(struct iou_ring *r, __u32 n)
 
 /* SQ side ------------------------------------------------------------- */
 
+/*
+ * the SQ counter of the next SQE to fill: the local tail, or on an
+ * SQ_REWIND ring the SQEs filled since the last submit (from index 0)
+ */
+static __always_inline __u32 iou_sq_next(struct iou_ring *r)
+{
+	if (iou_sq_rewind)
+		return *(volatile __u32 *)&iou_sq_rw_queued + r->sq_queued;
+	return r->sq_tail;
+}
+
 static __always_inline __u32 iou_sq_space(struct iou_ring *r)
 {
-	__u32 head = *(volatile __u32 *)r->sq_head_p;
-
-	return iou_sq_entries - (r->sq_tail - head);
+	if (iou_sq_rewind)
+		return iou_sq_entries - iou_sq_next(r);
+	return iou_sq_entries - (r->sq_tail - *(volatile __u32 *)r->sq_head_p);
 }
 
 /*
- * SQEs committed and not yet taken by the kernel; read from the ring, so
- * that the verifier tracks no count that differs from path to path
+ * SQEs committed and not yet taken by the kernel; read from the ring (or
+ * from iou_sq_rw_queued), so that the verifier tracks no count that
+ * differs from path to path
  */
 static __always_inline __u32 iou_sq_pending(struct iou_ring *r)
 {
+	if (iou_sq_rewind)
+		return *(volatile __u32 *)&iou_sq_rw_queued;
 	return *(volatile __u32 *)r->sq_tail_p -
 	       *(volatile __u32 *)r->sq_head_p;
 }
@@ -575,7 +665,7 @@ static __always_inline __u32 iou_sq_pending(struct iou_ring *r)
 /* next free SQE, zeroed (all 128 bytes with SQE128), or NULL if full */
 static __always_inline struct io_uring_sqe *iou_sqe_get(struct iou_ring *r)
 {
-	__u32 idx = r->sq_tail & iou_sq_mask;
+	__u32 idx = iou_sq_next(r) & iou_sq_mask;
 	struct io_uring_sqe *sqe;
 
 	if (!r->sq_ok || !iou_sq_space(r))
@@ -603,8 +693,13 @@ static __always_inline __u32 iou_sq_commit(struct iou_ring *r)
 {
 	__u32 n = r->sq_queued;
 
-	*(volatile __u32 *)r->sq_tail_p = r->sq_tail;
-	r->sq_tail = *(volatile __u32 *)r->sq_tail_p;
+	if (iou_sq_rewind) {
+		/* head and tail stay 0: count in iou_sq_rw_queued instead */
+		*(volatile __u32 *)&iou_sq_rw_queued = iou_sq_next(r);
+	} else {
+		*(volatile __u32 *)r->sq_tail_p = r->sq_tail;
+		r->sq_tail = *(volatile __u32 *)r->sq_tail_p;
+	}
 	r->sq_queued = 0;
 	return n;
 }
@@ -636,6 +731,8 @@ static __always_inline int iou_enter_submit(struct iou_loop *L,
 
 	if (iou_kernel_submits())
 		return 0;
+	if (iou_sq_rewind)
+		return -EOPNOTSUPP;	/* how many? (see the SQ modes above) */
 	n = iou_sq_pending(r);
 	return n ? iou_submit(L, n) : 0;
 }
@@ -716,7 +813,9 @@ static __always_inline int iou_loop_ring(struct iou_loop *L,
 		return -EINVAL;
 	}
 	sub = iou_enter_submit(L, r);
-	if (sub < 0)
+	if (sub == -EOPNOTSUPP)
+		IOU_EXIT_ERROR(sub, 0, "an SQ_REWIND ring does not say how many SQEs the app queued: create it without IORING_SETUP_SQ_REWIND");
+	else if (sub < 0)
 		IOU_EXIT_ERROR(sub, 0, "submitting the app's SQEs failed");
 	return sub;
 }

@@ -16,6 +16,7 @@ enum geo_src {
 	G_SQ_ENTRIES, G_CQ_ENTRIES, G_SQ_MASK, G_CQ_MASK,
 	G_SQ_HEAD, G_SQ_TAIL, G_SQ_ARRAY, G_CQ_HEAD, G_CQ_TAIL, G_CQES,
 	G_FLAGS, G_RINGS_SIZE, G_SQES_SIZE, G_SQE_SIZE, G_CQE_SIZE,
+	G_SQ_REWIND,
 };
 
 const struct iou_geo_name iou_geo_names[] = {
@@ -45,6 +46,7 @@ const struct iou_geo_name iou_geo_names[] = {
 	{ "iou_sqes_size",	G_SQES_SIZE },
 	{ "iou_sqe_size",	G_SQE_SIZE },
 	{ "iou_cqe_size",	G_CQE_SIZE },
+	{ "iou_sq_rewind",	G_SQ_REWIND },
 	{ NULL, 0 },
 };
 
@@ -64,7 +66,26 @@ static unsigned int cqe_size(const struct io_uring_params *p)
 	return p->flags & IORING_SETUP_CQE32 ? 32 : 16;
 }
 
-static unsigned long long geo_value(const struct io_uring_params *p, int src)
+/*
+ * Is the ring an SQ_REWIND ring? Bit 20 means IORING_SETUP_SQ_REWIND on
+ * mainline (7.0+) only: on the project's 6.12 kernel it is IORING_SETUP_BPF
+ * (an IORING_OP_BPF ring, SQ head and tail as usual). So the bit counts
+ * only for a mainline binding.
+ */
+int iou_ring_is_rewind(const struct iouring_bpf *h,
+		       const struct io_uring_params *p)
+{
+	enum iouring_bpf_loop_api api = h->api;
+
+	if (!(p->flags & IOU_SETUP_SQ_REWIND_ML))
+		return 0;
+	if (api == IOURING_BPF_LOOP_NONE)	/* not bound yet: the kernel's */
+		api = iouring_bpf_kernel_loop_api();
+	return api == IOURING_BPF_LOOP_71 || api == IOURING_BPF_LOOP_72;
+}
+
+static unsigned long long geo_value(const struct iouring_bpf *h,
+				    const struct io_uring_params *p, int src)
 {
 	__u32 array = (p->flags & IORING_SETUP_NO_SQARRAY) ? 0 : p->sq_off.array;
 	__u64 cq_end = p->cq_off.cqes + (__u64)p->cq_entries * cqe_size(p);
@@ -87,6 +108,7 @@ static unsigned long long geo_value(const struct io_uring_params *p, int src)
 	case G_SQES_SIZE:	return (__u64)p->sq_entries * sqe_size(p);
 	case G_SQE_SIZE:	return sqe_size(p);
 	case G_CQE_SIZE:	return cqe_size(p);
+	case G_SQ_REWIND:	return iou_ring_is_rewind(h, p);
 	}
 	return 0;
 }
@@ -99,6 +121,45 @@ static int geo_has(const struct iouring_bpf *h, int src)
 	for (i = 0; iou_geo_names[i].name; i++)
 		if (iou_geo_names[i].src == src && (h->geo_filled & (1ULL << i)))
 			return 1;
+	return 0;
+}
+
+/* the object's .rodata integer name, or -1 if it has none */
+static long long rodata_int(const struct iouring_bpf *h, const char *name)
+{
+	unsigned long long v = 0;
+	struct objvar o;
+
+	if (objvar_find(h->obj, name, &o) || strcmp(o.sec, ".rodata") ||
+	    !btf_is_int(o.type) || o.size > sizeof(v))
+		return -1;
+	memcpy(&v, o.ptr, o.size);	/* little endian: the low bytes */
+	return v;
+}
+
+/*
+ * The SQ mode (progs/iouring_bpf.h, "The three SQ modes"): a program that
+ * fills SQEs at the SQ tail and does not know SQ_REWIND (no iou_sq_rewind
+ * global: built with an older header) would write SQEs where the kernel
+ * of an SQ_REWIND ring never looks, and move a tail that must stay 0; a
+ * program that submits the application's SQEs (iou_app_sqes = 1) cannot
+ * learn their number on such a ring. Both are refused here, at the bind,
+ * rather than stop after a few requests or do nothing.
+ */
+static int geo_mode_ok(struct iouring_bpf *h, const struct io_uring_params *p,
+		       struct iouring_bpf_error *err)
+{
+	if (!iou_ring_is_rewind(h, p))
+		return 0;
+	if (rodata_int(h, "iou_app_sqes") > 0)
+		return iou_fail(err, IOURING_BPF_USAGE, EOPNOTSUPP,
+				"%s submits the application's SQEs, and the ring has IORING_SETUP_SQ_REWIND: there the kernel takes SQEs from index 0 and only io_uring_enter()'s to_submit says how many, which the loop hook does not pass to the program; create the ring without IORING_SETUP_SQ_REWIND (NO_SQARRAY alone is fine)",
+				h->name);
+	if ((geo_has(h, G_SQ_TAIL) || geo_has(h, G_SQES_SIZE)) &&
+	    !geo_has(h, G_SQ_REWIND))
+		return iou_fail(err, IOURING_BPF_USAGE, EOPNOTSUPP,
+				"%s fills SQEs at the SQ tail (it has no iou_sq_rewind global), and the ring has IORING_SETUP_SQ_REWIND, where the kernel ignores the tail and takes SQEs from index 0: create the ring without IORING_SETUP_SQ_REWIND, or rebuild the program with the current iouring_bpf.h",
+				h->name);
 	return 0;
 }
 
@@ -121,7 +182,7 @@ static int geo_sizes_ok(struct iouring_bpf *h, const struct io_uring_params *p,
 		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
 				"%s fills SQEs as 64 bytes (it has no iou_sqe_size global) and the ring has IORING_SETUP_SQE128: create the ring without SQE128, or rebuild the program with the current iouring_bpf.h",
 				h->name);
-	return 0;
+	return geo_mode_ok(h, p, err);
 }
 
 int iou_geo_fill(struct iouring_bpf *h, const struct io_uring_params *p,
@@ -136,11 +197,11 @@ int iou_geo_fill(struct iouring_bpf *h, const struct io_uring_params *p,
 		    strcmp(v.sec, ".rodata") ||
 		    !(btf_is_int(v.type) || btf_is_any_enum(v.type)))
 			continue;
-		if (int_put(v.ptr, v.size, 0, geo_value(p, iou_geo_names[i].src)))
+		if (int_put(v.ptr, v.size, 0, geo_value(h, p, iou_geo_names[i].src)))
 			return iou_fail(err, IOURING_BPF_FAIL, ERANGE,
 					"%s: the ring's %s (%llu) does not fit its %zu-byte global",
 					h->name, v.name,
-					geo_value(p, iou_geo_names[i].src),
+					geo_value(h, p, iou_geo_names[i].src),
 					v.size);
 		h->geo_filled |= 1ULL << i;
 	}

@@ -99,6 +99,13 @@ int iou_geo_fill(struct iouring_bpf *h, const struct io_uring_params *p,
 int iou_geo_is_filled(const struct iouring_bpf *h, const char *name);
 int iou_geo_known(const char *name);
 int iou_geo_zero_rodata(struct iouring_bpf *h, char *out, size_t len);
+/*
+ * IORING_SETUP_SQ_REWIND (mainline 7.0+); the same bit is IORING_SETUP_BPF
+ * on the project's kernel: iou_ring_is_rewind() tells them apart
+ */
+#define IOU_SETUP_SQ_REWIND_ML	(1U << 20)
+int iou_ring_is_rewind(const struct iouring_bpf *h,
+		       const struct io_uring_params *p);
 
 /* ringinfo.c: a ring given by fd */
 int iou_ring_fd_check(int fd, struct iouring_bpf_error *err);

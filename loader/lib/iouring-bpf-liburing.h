@@ -32,6 +32,10 @@
  * header refuses such a ring (USAGE). With those versions create rings
  * with an SQ array (drop IORING_SETUP_NO_SQARRAY), or create the ring
  * with io_uring_setup() and use the fd.
+ *
+ * IORING_SETUP_SQ_REWIND (Linux 7.0+, liburing 2.14+): ring->flags says
+ * so, and the library binds the program to fill its SQEs from index 0
+ * (the SQ head and tail stay 0, so the resync below changes nothing).
  */
 #ifndef __IOURING_BPF_LIBURING_H
 #define __IOURING_BPF_LIBURING_H

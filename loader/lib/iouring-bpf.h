@@ -336,11 +336,14 @@ int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
  * names sq_entries, cq_entries, cq_head_offset, cq_tail_offset,
  * cqes_offset; sq_head_offset, sq_tail_offset, sq_array_offset,
  * ring_flags; progs/iouring_bpf.h's iou_*, with iou_sqe_size and
- * iou_cqe_size for SQE128/CQE32 rings). The fd stays the caller's.
+ * iou_cqe_size for SQE128/CQE32 rings, iou_sq_rewind for SQ_REWIND rings:
+ * bit 20 counts as SQ_REWIND on a mainline binding only, it is
+ * IORING_SETUP_BPF on the project's kernel). The fd stays the caller's.
  * USAGE for an op program, a fd that is not open or not an io_uring (the
  * same status for -1 and for fd 0 on a terminal), p whose entries are not
- * the ring's, or a SQE128/CQE32 ring for an object without the size
- * globals. A liburing `struct io_uring`: iouring-bpf-liburing.h.
+ * the ring's, a SQE128/CQE32 ring for an object without the size
+ * globals, or an SQ_REWIND ring for an object that cannot serve one (it
+ * submits the application's SQEs, or lacks iou_sq_rewind). A liburing `struct io_uring`: iouring-bpf-liburing.h.
  */
 int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 			 const struct io_uring_params *p,

@@ -42,6 +42,8 @@
 char LICENSE[] SEC("license") = "GPL";
 
 IOU_EXIT_INFO_DEFINE();
+/* it submits the application's SQEs: not on an SQ_REWIND ring */
+IOU_APP_SQES();
 
 const volatile __u32 batch = 4;
 const volatile __u64 max_wait_us = 1000;

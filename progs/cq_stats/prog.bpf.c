@@ -49,6 +49,8 @@
 char LICENSE[] SEC("license") = "GPL";
 
 IOU_EXIT_INFO_DEFINE();
+/* it submits the application's SQEs: not on an SQ_REWIND ring */
+IOU_APP_SQES();
 
 #define ERRNO_MAX	256	/* a power of two: the index is masked */
 #define LAT_BUCKETS	32

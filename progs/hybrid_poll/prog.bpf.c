@@ -42,6 +42,8 @@
 char LICENSE[] SEC("license") = "GPL";
 
 IOU_EXIT_INFO_DEFINE();
+/* it submits the application's SQEs: not on an SQ_REWIND ring */
+IOU_APP_SQES();
 
 const volatile __u64 spin_us = 200;
 const volatile __u32 want = 1;	/* CQEs to wait for when min_complete is 0 */

@@ -6,6 +6,11 @@ feature_or_skip
 command -v setpriv >/dev/null || skip "no setpriv"
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
 "${NOBODY[@]}" true || skip "setpriv cannot drop to nobody here"
+# nobody runs a copy of the CLI: the clone may live where that user cannot
+# reach (root's home is mode 0700 on Debian)
+chmod 755 "$TMP"
+install -D -m 755 "$CLI" "$TMP/bin/iouring-bpf" || { echo "FAIL: cannot stage the CLI"; exit 1; }
+CLI=$TMP/bin/iouring-bpf
 
 nobody_expect() {	# CODE PATTERN -- ARGS
 	local want=$1 pattern=$2 out rc=0

@@ -10,8 +10,9 @@
 # kernel has them (Linux 6.18+/6.19+: stock 7.2, not ours). For each run:
 # nop-chain completed and issued N NOPs with no error (it checks every
 # CQE's user_data, so a wrong SQE or CQE size or SQ array shows), the SQ
-# and CQ heads the application maps moved by N, and a NOP the application
-# submits after detach completes. Then what must fail: a layout without
+# and CQ heads the application maps moved by N (SQ_REWIND: the SQ head and
+# tail stay 0), and a NOP the application submits after detach completes;
+# SQ_REWIND rings (Linux 7.0+: stock 7.2, not ours) by the helper and by fd. Then what must fail: a layout without
 # SQE128/CQE32 given for such a ring (the program sees its NOPs out of
 # order), a NO_SQARRAY ring made by a liburing older than 2.6 (the helper
 # refuses it, USAGE), IOPOLL and no DEFER_TASKRUN (the hook refuses them).
@@ -23,8 +24,10 @@ fails=0 ran=0
 
 # run FLAGS [OPTIONS]: attach_liburing must pass every check
 run() {
-	local flags=$1 out rc
+	local flags=$1 out rc sqw=$n
 	shift
+	# on an SQ_REWIND ring the SQ head and tail stay 0
+	case ",$flags," in *,sq-rewind,*) sqw=0 ;; esac
 	out=$("$app" -f "$flags" "$@" $n 2>&1); rc=$?
 	if [ $rc = 77 ]; then
 		echo "$out"
@@ -32,14 +35,15 @@ run() {
 		return 77
 	fi
 	case "$rc:$out" in
-	0:*"completed $n of $n NOPs, issued $n, errors 0"*"SQ head $n tail $n, CQ head $n tail $n"*"after detach: a NOP from "*": res 0"*)
+	0:*"completed $n of $n NOPs, issued $n, errors 0"*"SQ head $sqw tail $sqw, CQ head $n tail $n"*"after detach: a NOP from "*": res 0"*)
 		echo "ok [$flags $*]: ${out%%$'\n'*}"
 		ran=$((ran + 1)) ;;
 	*)	echo "FAIL [$flags $*] (exit $rc):"; echo "$out"
 		fails=$((fails + 1)) ;;
 	esac
-	# a liburing ring needs the resync: check the claim once
-	case "$out" in *"ring by liburing, attached through the helper"*)
+	# a liburing ring needs the resync (not SQ_REWIND: its tail stays 0)
+	case "$sqw:$out" in 0:*) ;;
+	*"ring by liburing, attached through the helper"*)
 		case "$out" in *"copy was stale"*) ;;
 		*) echo "FAIL [$flags]: liburing's SQ copy was not stale after the program ran"
 		   fails=$((fails + 1)) ;; esac ;;
@@ -86,6 +90,21 @@ for f in cqe-mixed sqe-mixed,cqe-mixed nosqarray,sqe-mixed; do
 	run "$f" && mixed=$((mixed + 1))
 done
 [ $mixed = 0 ] && echo "note: CQE_MIXED/SQE_MIXED rings not made on this kernel (not tested here)"
+# SQ_REWIND rings (Linux 7.0+, with NO_SQARRAY): nop-chain writes its SQEs
+# from index 0, the SQ head and tail stay 0; by fd the library reads the
+# flag from the kernel. Exit 77 on a kernel without it (ours: bit 20 is
+# IORING_SETUP_BPF there), which must then be every one of them.
+rewind=0 rewind_skip=0
+for f in nosqarray,sq-rewind nosqarray,sq-rewind,sqe128,cqe32,cqsize \
+	 "nosqarray,sq-rewind -F" "nosqarray,sq-rewind -d 1"; do
+	run $f
+	case $? in 0) rewind=$((rewind + 1)) ;; 77) rewind_skip=$((rewind_skip + 1)) ;; esac
+done
+if [ $rewind != 0 ] && [ $rewind_skip != 0 ]; then
+	echo "FAIL: SQ_REWIND rings ran $rewind times and were refused $rewind_skip times"
+	fails=$((fails + 1))
+fi
+[ $rewind = 0 ] && echo "note: no SQ_REWIND on this kernel (not tested here)"
 
 # a wrong layout is seen: nop-chain stops on an out-of-order CQE
 refused cqe32 1 "errors 1" -W

@@ -20,6 +20,23 @@ skip() {
 chmod 1777 "$TMP"
 export TEST_TMPDIR=$TMP
 
+# stage_for_user FILE...: copy FILEs into $TMP/bin (mode 0755) and print
+# the copy of the last one. uid 65534 runs the CLI and the helpers from
+# there: the clone may live where that user cannot reach (root's home is
+# mode 0700 on Debian), and $TMP is on a path every user can walk. $TMP
+# goes away with the test, so the copies do too.
+stage_for_user() {
+	local f
+	mkdir -p "$TMP/bin"
+	chmod 755 "$TMP/bin"
+	for f; do
+		install -m 755 "$f" "$TMP/bin/" || { echo "FAIL: cannot stage $f in $TMP/bin" >&2; exit 1; }
+	done
+	echo "$TMP/bin/$(basename "$f")"
+}
+CLI=$(stage_for_user "$CLI") || exit 1
+REQ=$(stage_for_user "$REQ") || exit 1
+
 fail() {
 	echo "FAIL: $*"
 	fails=$((fails + 1))
