@@ -21,7 +21,7 @@ static int fail(const char *what, const struct iouring_bpf_error *err)
 
 int main(int argc, char **argv)
 {
-	struct io_uring_params p = { .flags = IORING_SETUP_BPF };
+	struct io_uring_params p = { 0 };
 	struct iouring_bpf_error err;
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe *cqe;
@@ -38,6 +38,11 @@ int main(int argc, char **argv)
 	h = iouring_bpf_attach(-1, argv[1], NULL, &err);
 	if (!h)
 		return fail(argv[1], &err);
+	/*
+	 * the ring flag of IORING_OP_BPF on this kernel (bit 20 is another
+	 * flag on mainline: the library knows which)
+	 */
+	p.flags = iouring_bpf_op_setup_flag();
 	ret = io_uring_queue_init_params(8, &ring, &p);
 	if (ret) {
 		fprintf(stderr, "attach_own: io_uring_setup: %s\n", strerror(-ret));

@@ -7,7 +7,7 @@ set -e
 which=$1 out=$2
 shift 2
 case $which in
-lib)	hdr=iouring-bpf.h type="struct iouring_bpf_prog" sym=iou_unit ;;
+lib)	hdr=internal.h type="struct iouring_bpf_prog" sym=iou_unit ;;
 cli)	hdr=workload.h type="struct workload" sym=iou_workload ;;
 *)	echo "usage: units.sh lib|cli OUT NAME..." >&2; exit 2 ;;
 esac
@@ -19,6 +19,12 @@ esac
 		echo "extern const $type *const iou_units[];"
 		echo "const $type *const iou_units[] = {"
 		for u; do echo "	&${sym}_$u,"; done
+		echo "	NULL"
+		echo "};"
+		# each unit's parameter ranges (unit.h), in the same order
+		for u; do echo "extern const struct iou_param_range ${sym}_${u}_ranges[];"; done
+		echo "const struct iou_param_range *const iou_unit_ranges[] = {"
+		for u; do echo "	${sym}_${u}_ranges,"; done
 		echo "	NULL"
 	else
 		echo "const struct unit_workload iou_workloads[] = {"

@@ -237,7 +237,7 @@ const char *bench_ring_flags(unsigned int flags)
 {
 	static char buf[200];
 	static const struct { unsigned int f; const char *n; } names[] = {
-		{ IORING_SETUP_BPF, "BPF" },
+		{ IOU_SETUP_BPF_OP, "BPF" },
 		{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
 		{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
 		{ IORING_SETUP_NO_SQARRAY, "NO_SQARRAY" },

@@ -156,6 +156,11 @@ int bench_memcpy(struct bench_scn *s)
 		c.src[i] = (unsigned char)(i * 2654435761u >> 11);
 	memset(c.dst, 0x5a, MC_MAX);
 
+	/* bit 20 is IORING_SETUP_SQ_REWIND on mainline: make no such ring */
+	if (!iouring_bpf_op_setup_flag()) {
+		status = cli_fail(EXIT_NOFEATURE, "bench", "this kernel has no IORING_OP_BPF (no struct uring_bpf_ops): memcpy needs the project's kernel");
+		goto out;
+	}
 	ret = ring_init(&c.r, BENCH_SQ, BENCH_CQ, BENCH_OP_FLAGS);
 	if (ret) {
 		bench_fail(s, "io_uring_setup: %s", strerror(-ret));

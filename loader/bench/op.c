@@ -28,6 +28,9 @@ int bench_op_overhead(struct bench_scn *s)
 	int ret, status = 0;
 
 	s->count = n;
+	/* bit 20 is IORING_SETUP_SQ_REWIND on mainline: make no such ring */
+	if (!iouring_bpf_op_setup_flag())
+		return cli_fail(EXIT_NOFEATURE, "bench", "this kernel has no IORING_OP_BPF (no struct uring_bpf_ops): op-overhead needs the project's kernel");
 	ret = ring_init(&r, BENCH_SQ, BENCH_CQ, BENCH_OP_FLAGS);
 	if (ret == -EINVAL)
 		return cli_fail(EXIT_NOFEATURE, "bench", "io_uring_setup(IORING_SETUP_BPF): EINVAL: this kernel has no IORING_OP_BPF");

@@ -169,6 +169,14 @@ struct link_desc {
 
 /* the links pinned in PIN_DIR; *n entries, free() the array */
 int pins_list(struct link_desc **out, int *n);
+/*
+ * the owner of the ring a loop pin is attached to, recorded by load:
+ * 1 the ring's process is alive and fd still an io_uring, 0 gone (the
+ * owner exited or closed it), -1 no record (*pid, *fd filled for 0, 1)
+ */
+void pin_owner_save(const char *pin, long long pid, long long fd);
+int pin_owner(const char *pin, long long *pid, long long *fd);
+void pin_owner_forget(const char *pin);
 /* every struct_ops link of the system (needs CAP_SYS_ADMIN) */
 int links_all(struct link_desc **out, int *n);
 /*

@@ -26,7 +26,7 @@ _iouring_bpf()
 		if [ -z "$cmd" ] && [[ $w != -* ]]; then
 			cmd=$w
 		elif [ -n "$cmd" ] && [[ $w != -* ]] &&
-		     [[ ${COMP_WORDS[i - 1]} != @(-i|--id|-r|--ring|-s|--set|-n|--name|-c|--count|-d|--depth|-t|--timeout|-R|--runs|-o|--output|--prog|-b|--btf|-P|--policy) ]]; then
+		     [[ ${COMP_WORDS[i - 1]} != @(-i|--id|-r|--ring|-s|--set|-n|--name|-c|--count|-d|--depth|-t|--timeout|-R|--runs|-o|--output|--prog|-b|--btf|-P|--policy|-H|--hook) ]]; then
 			nargs=$((nargs + 1))
 		fi
 		if [ "$cmd" = sandbox ] && [ "$w" = -- ]; then
@@ -48,6 +48,9 @@ _iouring_bpf()
 			   $(compgen -f -- "$cur"))
 		compopt -o filenames 2>/dev/null
 		return ;;
+	-H|--hook)
+		COMPREPLY=($(compgen -W "loop op filters" -- "$cur"))
+		return ;;
 	-i|--id|-r|--ring|-s|--set|-n|--name|-c|--count|-d|--depth|-t|--timeout|-R|--runs)
 		return ;;
 	esac
@@ -56,6 +59,7 @@ _iouring_bpf()
 	"")
 		COMPREPLY=($(compgen -W "$cmds $common" -- "$cur"))
 		return ;;
+	probe)	opts="-H --hook" ;;
 	load)	opts="-i --id -r --ring -s --set -n --name" ;;
 	run)	opts="-c --count -d --depth -s --set -i --id -t --timeout --ring-flags --sq-entries --cq-entries --expect --expect-cqes" ;;
 	bench)	opts="-R --runs -c --count -o --output -T --trace-marks --prog -s --set" ;;

@@ -20,7 +20,7 @@ static int is_op(struct iouring_bpf *h)
 
 static void print_text(const struct iouring_bpf_prog *p, struct iouring_bpf *h)
 {
-	long long v;
+	long long v, lo, hi;
 	int i;
 
 	printf("%-12s %-4s %s\n", p->name, kind_name(h), p->desc);
@@ -31,14 +31,19 @@ static void print_text(const struct iouring_bpf_prog *p, struct iouring_bpf *h)
 		printf(", op id %d", iouring_bpf_op_id(h));
 	printf("\n");
 	for (i = 0; i < IOURING_BPF_MAX_PARAMS && p->params[i].name; i++) {
+		char range[64] = "";
+
+		if (!iouring_bpf_prog_param_range(p, p->params[i].name, &lo,
+						  &hi))
+			snprintf(range, sizeof(range), " %lld..%lld", lo, hi);
 		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
-			printf("%-12s      %s=?  (not in the object!)  %s %s\n",
+			printf("%-12s      %s=?  (not in the object!)  %s%s %s\n",
 			       "", p->params[i].name, p->params[i].type,
-			       p->params[i].help);
+			       range, p->params[i].help);
 		else
-			printf("%-12s      %s=%lld  %s %s\n", "",
+			printf("%-12s      %s=%lld  %s%s %s\n", "",
 			       p->params[i].name, v, p->params[i].type,
-			       p->params[i].help);
+			       range, p->params[i].help);
 	}
 	printf("%-12s      e.g. %s\n", "", p->example);
 	if (p->mainline_note)
@@ -48,7 +53,7 @@ static void print_text(const struct iouring_bpf_prog *p, struct iouring_bpf *h)
 static void print_json(struct json *j, const struct iouring_bpf_prog *p,
 		       struct iouring_bpf *h)
 {
-	long long v;
+	long long v, lo, hi;
 	int i;
 
 	json_break(j, "\n    ");
@@ -75,6 +80,11 @@ static void print_json(struct json *j, const struct iouring_bpf_prog *p,
 		else
 			json_int(j, "default", v);
 		json_str(j, "type", p->params[i].type);
+		if (!iouring_bpf_prog_param_range(p, p->params[i].name, &lo,
+						  &hi)) {
+			json_int(j, "min", lo);
+			json_int(j, "max", hi);
+		}
 		json_str(j, "help", p->params[i].help);
 		json_end(j, NULL);
 	}

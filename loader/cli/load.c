@@ -250,6 +250,8 @@ int cmd_load(int argc, char **argv)
 	opts.pin = path;
 	if (iouring_bpf_start_opts(h, &opts, &err))
 		goto fail;
+	if (loop)
+		pin_owner_save(pin, a.ring_pid, a.ring_fd);
 
 	if (cli_json) {
 		json_loaded(h, &a, pin, path, loop);

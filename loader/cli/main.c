@@ -81,7 +81,7 @@ static const char doc[] =
 "\n"
 "Commands:\n"
 "  list                          the built-in programs and their parameters\n"
-"  probe                         does this kernel have the features, and\n"
+"  probe [-H loop|op|filters]    does this kernel have the features, and\n"
 "                                which loop API (v3, mainline-7.1, -7.2)?\n"
 "  load PROG|FILE.bpf.o [-i N] [-r PID:FD] [-s K=V]... [-n PIN]\n"
 "                                load, attach and pin (outlives the CLI)\n"

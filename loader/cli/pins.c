@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include "cli.h"
 
@@ -102,4 +103,86 @@ int links_all(struct link_desc **out, int *n)
 	if (errno == EPERM && !*n)
 		return -EPERM;
 	return 0;
+}
+
+/*
+ * The ring a loop pin was attached to (load --ring PID:FD): the kernel
+ * keeps no trace a tool can read once the ring's owner has gone (the link
+ * stays pinned, the ops are off the freed ring), so load records the
+ * owner here and show compares: same process (its start time) and the fd
+ * still an io_uring.
+ */
+#define OWNER_DIR	"/run/iouring-bpf/rings"
+
+/* the start time of pid (field 22 of /proc/PID/stat), 0 if none */
+static unsigned long long proc_start(long long pid)
+{
+	unsigned long long start = 0;
+	char path[64], buf[1024], *p;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%lld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	p = strrchr(buf, ')');
+	/* after the comm: field 3 is the state; the start time is 22 */
+	for (i = 3; p && i <= 22; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		start = strtoull(p + 1, NULL, 10);
+	return start;
+}
+
+void pin_owner_save(const char *pin, long long pid, long long fd)
+{
+	char path[512];
+	FILE *f;
+
+	mkdir("/run/iouring-bpf", 0755);
+	mkdir(OWNER_DIR, 0755);
+	snprintf(path, sizeof(path), OWNER_DIR "/%s", pin);
+	f = fopen(path, "w");
+	if (!f)
+		return;		/* show then says nothing of the ring */
+	fprintf(f, "%lld %lld %llu\n", pid, fd, proc_start(pid));
+	fclose(f);
+}
+
+void pin_owner_forget(const char *pin)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), OWNER_DIR "/%s", pin);
+	unlink(path);
+}
+
+int pin_owner(const char *pin, long long *pid, long long *fd)
+{
+	unsigned long long start;
+	char path[512], link[64];
+	ssize_t n;
+	FILE *f;
+	int got;
+
+	snprintf(path, sizeof(path), OWNER_DIR "/%s", pin);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	got = fscanf(f, "%lld %lld %llu", pid, fd, &start);
+	fclose(f);
+	if (got != 3)
+		return -1;
+	if (!start || proc_start(*pid) != start)
+		return 0;	/* the owner exited (a new process may have its pid) */
+	snprintf(path, sizeof(path), "/proc/%lld/fd/%lld", *pid, *fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return 0;
+	link[n] = '\0';
+	return !strcmp(link, "anon_inode:[io_uring]");
 }

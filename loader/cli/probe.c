@@ -5,8 +5,11 @@
  * what to do. Probes by BTF type names and by asking io_uring, never by
  * config symbol names.
  *
- * Exit: 0 both features and the privileges are there, 3 a feature is
- * missing, 4 the features are there but we lack privileges.
+ * Exit (no --hook): 0 both features and the privileges are there, 3 a
+ * feature is missing, 4 the features are there but we lack privileges.
+ * --hook loop|op|filters[,...]: the same three codes for the hooks named
+ * only, so that `probe --hook loop && run nop-chain` works on a stock
+ * 7.1+ kernel (which has no IORING_OP_BPF).
  */
 #include <argp.h>
 #include <errno.h>
@@ -163,15 +166,21 @@ static void probe_rings(struct probe *p)
 	    par.features, par.features & IORING_FEAT_BPF ? "include" : "lack");
 	close(fd);
 
-	memset(&par, 0, sizeof(par));
-	par.flags = IORING_SETUP_BPF;
-	fd = io_uring_setup_raw(4, &par);
-	add(p, "IORING_SETUP_BPF", G_OP, fd >= 0, FIX_KERNEL,
-	    fd >= 0 ? "io_uring_setup accepts IORING_SETUP_BPF (1<<20)" :
-	    "io_uring_setup(IORING_SETUP_BPF) failed: %s",
-	    fd >= 0 ? "" : strerror(-fd));
-	if (fd >= 0)
-		close(fd);
+	/* bit 20 is IORING_SETUP_SQ_REWIND on mainline: ask only our kernel */
+	if (!iouring_bpf_op_setup_flag()) {
+		add(p, "IORING_SETUP_BPF", G_OP, 0, FIX_KERNEL,
+		    "not asked: no struct uring_bpf_ops, and the flag's bit (1<<20) is IORING_SETUP_SQ_REWIND on Linux 7.0+");
+	} else {
+		memset(&par, 0, sizeof(par));
+		par.flags = IOU_SETUP_BPF_OP;
+		fd = io_uring_setup_raw(4, &par);
+		add(p, "IORING_SETUP_BPF", G_OP, fd >= 0, FIX_KERNEL,
+		    fd >= 0 ? "io_uring_setup accepts IORING_SETUP_BPF (1<<20)" :
+		    "io_uring_setup(IORING_SETUP_BPF) failed: %s",
+		    fd >= 0 ? "" : strerror(-fd));
+		if (fd >= 0)
+			close(fd);
+	}
 
 	memset(&par, 0, sizeof(par));
 	par.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
@@ -248,29 +257,140 @@ static int group_ok(const struct probe *p, enum group g)
 	return 1;
 }
 
-int cmd_probe(int argc, char **argv)
-{
-	int json;
-	struct probe p = { 0 };
-	struct utsname u;
-	struct json j;
-	int op, loop, priv, status, i;
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
-	json = cli_parse_json_only(argc, argv, "probe",
+/* --hook NAME[,NAME...]: the hooks a script needs */
+enum hook_bit { HOOK_LOOP = 1, HOOK_OP = 2, HOOK_FILTERS = 4 };
+
+static const struct {
+	const char	*name;
+	int		bit;
+} hook_names[] = {
+	{ "loop", HOOK_LOOP }, { "op", HOOK_OP }, { "filters", HOOK_FILTERS },
+};
+
+struct probe_args {
+	int	hooks;		/* enum hook_bit; 0: op and loop (no --hook) */
+	char	named[64];	/* as given, for the JSON */
+};
+
+static int parse_hooks(const char *arg, struct probe_args *a)
+{
+	char buf[64], *tok, *save;
+	size_t i;
+
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf))
+		return -1;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < ARRAY_SIZE(hook_names); i++)
+			if (!strcmp(tok, hook_names[i].name))
+				break;
+		if (i == ARRAY_SIZE(hook_names))
+			return -1;
+		a->hooks |= hook_names[i].bit;
+	}
+	if (!a->hooks)
+		return -1;
+	snprintf(a->named, sizeof(a->named), "%s", arg);
+	return 0;
+}
+
+static error_t probe_opt(int key, char *arg, struct argp_state *state)
+{
+	struct probe_args *a = state->input;
+
+	switch (key) {
+	case 'H':
+		if (parse_hooks(arg, a)) {
+			cli_fail(EXIT_USAGE, "probe", "--hook %s: expected loop, op or filters (or a comma list: --hook loop,filters)",
+				 cli_arg(arg));
+			exit(EXIT_USAGE);
+		}
+		return 0;
+	case ARGP_KEY_ARG:
+		cli_fail(EXIT_USAGE, "probe", "probe takes no arguments (for one hook: --hook loop, op or filters)");
+		exit(EXIT_USAGE);
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+static const struct argp_option probe_options[] = {
+	{ "hook", 'H', "HOOK[,HOOK]", 0,
+	  "Exit for these hooks only: loop (the loop hook: v3 or mainline 7.1+), op (IORING_OP_BPF, the project's kernel), filters (io_uring filters, 7.2+): 0 usable, 3 missing, 4 not privileged (filters need no privilege)",
+	  0 },
+	{ 0 },
+};
+
+static const struct argp probe_argp = {
+	probe_options, probe_opt, NULL,
 	"Check that the running kernel has IORING_OP_BPF (struct uring_bpf_ops) "
 	"and the loop hook, and name the loop API it has: v3's struct "
 	"io_uring_ops (the project's kernel) or mainline's struct "
 	"io_uring_bpf_ops (Linux 7.1; 7.2+ with an opaque struct iou_ctx), "
-	"which load, run and the library then use; and that we may load BPF. "
-	"Exit 0: all there; 3: the kernel lacks a feature (a stock 7.1+ "
-	"kernel lacks IORING_OP_BPF: the loop programs run there, see "
-	"\"loop_hook\" in --json); 4: not privileged.");
+	"which load, run and the library then use; io_uring filters; and that "
+	"we may load BPF.\v"
+	"Exit without --hook: 0 all there (IORING_OP_BPF and the loop hook); "
+	"3 the kernel lacks a feature (a stock 7.1+ kernel lacks IORING_OP_BPF: "
+	"the loop programs run there); 4 not privileged. With --hook: the same "
+	"codes for the hooks named only: `probe --hook loop && run nop-chain` "
+	"on any kernel the loop programs run on, --hook op for IORING_OP_BPF, "
+	"--hook filters for io_uring filters (no privilege needed). --json "
+	"always has \"hooks\" with each hook's \"available\" and \"status\".",
+	cli_common, NULL, NULL,
+};
+
+/* 0, 3 or 4 for one hook */
+static int hook_status(int bit, int op, int loop, int priv, int filters)
+{
+	switch (bit) {
+	case HOOK_LOOP:
+		return !loop ? EXIT_NOFEATURE : !priv ? EXIT_PERM : EXIT_OK;
+	case HOOK_OP:
+		return !op ? EXIT_NOFEATURE : !priv ? EXIT_PERM : EXIT_OK;
+	default:
+		return filters ? EXIT_OK : EXIT_NOFEATURE;
+	}
+}
+
+/* the status for the hooks asked: a missing one wins over privileges */
+static int hooks_status(int hooks, int op, int loop, int priv, int filters)
+{
+	int worst = EXIT_OK, st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(hook_names); i++) {
+		if (!(hooks & hook_names[i].bit))
+			continue;
+		st = hook_status(hook_names[i].bit, op, loop, priv, filters);
+		if (st == EXIT_NOFEATURE || worst == EXIT_OK)
+			worst = st == EXIT_OK ? worst : st;
+	}
+	return worst;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	struct probe_args a = { 0 };
+	int json;
+	struct probe p = { 0 };
+	struct utsname u;
+	struct json j;
+	int op, loop, priv, status, i, filters;
+	size_t k;
+
+	cli_parse(&probe_argp, argc, argv, 0, &a);
+	json = cli_json;
 	uname(&u);
 	run_probe(&p);
 	op = group_ok(&p, G_OP);
 	loop = group_ok(&p, G_LOOP);
 	priv = group_ok(&p, G_PRIV);
-	status = !op || !loop ? EXIT_NOFEATURE : !priv ? EXIT_PERM : EXIT_OK;
+	filters = p.filters.available;
+	status = a.hooks ? hooks_status(a.hooks, op, loop, priv, filters) :
+		 !op || !loop ? EXIT_NOFEATURE : !priv ? EXIT_PERM : EXIT_OK;
 
 	if (json) {
 		json_start(&j, stdout);
@@ -282,6 +402,19 @@ int cmd_probe(int argc, char **argv)
 							IOURING_BPF_LOOP_NONE));
 		json_bool(&j, "privileged", priv);
 		json_int(&j, "status", status);
+		if (a.hooks)
+			json_str(&j, "hook", a.named);
+		json_obj(&j, "hooks");
+		for (k = 0; k < ARRAY_SIZE(hook_names); k++) {
+			int st = hook_status(hook_names[k].bit, op, loop, priv,
+					     filters);
+
+			json_obj(&j, hook_names[k].name);
+			json_bool(&j, "available", st != EXIT_NOFEATURE);
+			json_int(&j, "status", st);
+			json_end(&j, NULL);
+		}
+		json_end(&j, NULL);
 		json_bool(&j, "filters", p.filters.available);
 		json_obj(&j, "filter_payloads");
 		for (i = 0; i < p.filters.nr_ops; i++)
@@ -324,6 +457,21 @@ int cmd_probe(int argc, char **argv)
 		printf("loop hook:                     NOT available\n");
 	printf("io_uring filters:              %s\n", p.filters.available ?
 	       "available (iouring-bpf filter, sandbox)" : "NOT available");
+	if (a.hooks) {
+		for (k = 0; k < ARRAY_SIZE(hook_names); k++)
+			if (a.hooks & hook_names[k].bit)
+				printf("--hook %-8s                %s\n",
+				       hook_names[k].name,
+				       hook_status(hook_names[k].bit, op, loop,
+						   priv, filters) ==
+				       EXIT_NOFEATURE ? "NOT available" :
+				       hook_status(hook_names[k].bit, op, loop,
+						   priv, filters) == EXIT_PERM ?
+				       "available, but not privileged" :
+				       "available");
+		printf("exit %d for --hook %s\n", status, a.named);
+		return status;
+	}
 	if (status == EXIT_NOFEATURE && loop)
 		printf("the loop programs run on this kernel; IORING_OP_BPF needs the project's kernel (%s)\n",
 		       cli_source_tree() ? "make kernel; kernel/vm-run -- iouring-bpf probe" :

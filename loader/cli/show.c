@@ -22,7 +22,8 @@ static const char *binding_of(const char *type)
 int cmd_show(int argc, char **argv)
 {
 	struct link_desc *all = NULL, *pins = NULL;
-	int nall = 0, npins = 0, i, j, shown = 0, json;
+	int nall = 0, npins = 0, i, j, shown = 0, json, alive;
+	long long pid, fd;
 	struct json w;
 
 	json = cli_parse_json_only(argc, argv, "show",
@@ -30,7 +31,9 @@ int cmd_show(int argc, char **argv)
 	"type uring_bpf_ops or io_uring_ops (or mainline io_uring_bpf_ops), "
 	"the loop binding it runs with (v3, mainline-7.1, mainline-7.2), "
 	"the name it is pinned under in " PIN_DIR " if `load` made it, and "
-	"the program's counters and exit info (its .data/.bss globals).");
+	"the program's counters and exit info (its .data/.bss globals); for a "
+	"loop program `load` attached to a ring, that ring (PID:FD) and whether "
+	"it is gone (its owner exited: the pin stays, the program runs no more).");
 	if (links_all(&all, &nall) == -EPERM)
 		return cli_fail(EXIT_PERM, "show", "not permitted to list BPF links: needs CAP_SYS_ADMIN; run as root");
 	pins_list(&pins, &npins);
@@ -75,6 +78,14 @@ int cmd_show(int argc, char **argv)
 				json_int(&w, "op_id", d->op_id);
 			if (binding_of(d->type))
 				json_str(&w, "binding", binding_of(d->type));
+			alive = d->pin[0] ? pin_owner(d->pin, &pid, &fd) : -1;
+			if (alive >= 0) {
+				json_obj(&w, "ring");
+				json_int(&w, "pid", pid);
+				json_int(&w, "fd", fd);
+				json_bool(&w, "gone", !alive);
+				json_end(&w, NULL);
+			}
 			if (i < nall)
 				print_prog_state(d, &w);
 			json_end(&w, NULL);
@@ -88,6 +99,12 @@ int cmd_show(int argc, char **argv)
 			       d->map_name, d->type,
 			       binding_of(d->type) ? binding_of(d->type) : "-",
 			       opid);
+			alive = d->pin[0] ? pin_owner(d->pin, &pid, &fd) : -1;
+			if (alive >= 0)
+				printf("  ring: fd %lld of process %lld%s%s%s\n",
+				       fd, pid, alive ? "" :
+				       ": GONE (its owner exited or closed it; the program runs no more: iouring-bpf unload ",
+				       alive ? "" : d->pin, alive ? "" : ")");
 			if (i < nall)
 				print_prog_state(d, NULL);
 		}

@@ -54,6 +54,7 @@ static int remove_pin(const char *name, struct unloaded *u)
 			path, strerror(errno));
 		return status;
 	}
+	pin_owner_forget(name);
 	if (!cli_json)
 		printf("unloaded %s\n", name);
 	else

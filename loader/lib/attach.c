@@ -431,10 +431,15 @@ int iouring_bpf_attach_link(struct iouring_bpf *h,
 {
 	int ret;
 
+	/* admitted: the @>PATH outputs become their files (setvar.c) */
+	ret = iou_outputs_commit(h, err);
+	if (ret)
+		return ret;
 	h->link = bpf_map__attach_struct_ops(h->ops);
 	if (h->link)
 		return 0;
 	ret = -errno;
+	iou_outputs_undo(h);
 	if (h->kind == IOURING_BPF_KIND_OP) {
 		if (ret == -EBUSY)
 			return iou_fail(err, IOURING_BPF_FAIL, ret,

@@ -34,6 +34,21 @@ struct iouring_bpf {
 		size_t	len;
 	}			bufs[IOU_MAX_RES];
 	int			nbufs;
+	/*
+	 * @>PATH outputs (setvar.c): the fd stored in the global is
+	 * reserved at set time (the file if it exists, opened without
+	 * O_TRUNC; else a placeholder) and becomes PATH, created or
+	 * truncated, only when the program is attached
+	 * (iou_outputs_commit()): a refused start changes no file
+	 */
+	struct iou_output {
+		int	fd;		/* the number the global holds */
+		int	exists;		/* PATH existed at set time: fd is it */
+		int	created;	/* commit created PATH */
+		char	*path;
+	}			outs[IOU_MAX_RES];
+	int			nouts;
+	int			outs_done;	/* committed */
 	/* the verifier's log (log.c), from open to the end of load */
 	char			*obj_log;
 	char			*prog_log;
@@ -99,8 +114,31 @@ int iou_ring_params_check(int fd, const struct io_uring_params *p,
 int iou_ring_params(int fd, struct io_uring_params *p,
 		    struct iouring_bpf_error *err);
 
+/*
+ * a built-in parameter's valid range (progs/NAME/unit.c's PARAMS table,
+ * unit.h); the units' tables are listed in iou_unit_ranges[], in the
+ * order of iou_units[] (build/loader/lib/units.c)
+ */
+struct iou_param_range {
+	const char	*name;
+	long long	min, max;
+};
+extern const struct iou_param_range *const iou_unit_ranges[];
+const struct iou_param_range *iou_param_range(const struct iouring_bpf_prog *p,
+					      const char *name);
+/*
+ * the one check of a built-in parameter's value (v as the type holds it:
+ * is_unsigned for unsigned types); 0 (also for a name without a range),
+ * or -ERANGE with err naming the range
+ */
+int iou_param_check(const struct iouring_bpf_prog *p, const char *name,
+		    long long v, int is_unsigned,
+		    struct iouring_bpf_error *err);
+
 /* setvar.c */
 void iou_res_free(struct iouring_bpf *h);
+int iou_outputs_commit(struct iouring_bpf *h, struct iouring_bpf_error *err);
+void iou_outputs_undo(struct iouring_bpf *h);
 
 /* features.c: the kernel's BTF, read once and freed (struct kfacts) */
 enum iou_ktype {

@@ -24,7 +24,8 @@
  * io_uring_bpf_ops (Linux 7.1, 7.2+); an object built with progs/
  * iouring_bpf.h carries both maps, and only the kernel's is created. Op
  * programs (struct uring_bpf_ops) register an IORING_OP_BPF op id for
- * every ring created with IORING_SETUP_BPF; ring_fd is ignored (pass -1).
+ * every ring created with the project kernel's IORING_OP_BPF ring flag
+ * (iouring_bpf_op_setup_flag()); ring_fd is ignored (pass -1).
  *
  * Ownership: a struct iouring_bpf is the caller's from open/attach to
  * close/detach; ring fds stay the caller's; pointers into the program
@@ -60,15 +61,41 @@
 #define IORING_SETUP_NO_SQARRAY		(1U << 16)
 #endif
 /*
- * IORING_OP_BPF (the project's kernel): the ring flag and the opcode, from
- * iou_opflags.h, which also has the buffer types of the op flags word
- * (IORING_BPF_BUF_TYPE_*, iouring_bpf_op_flags())
+ * IORING_OP_BPF (the project's kernel): the opcode, IORING_OP_BPF (65, an
+ * opcode mainline has not given), and the ring flag, IOU_SETUP_BPF_OP,
+ * from iou_opflags.h, which also has the buffer types of the op flags
+ * word (IORING_BPF_BUF_TYPE_*, iouring_bpf_op_flags()).
+ *
+ * The ring flag is bit 20, the bit mainline (Linux 7.0+) gave
+ * IORING_SETUP_SQ_REWIND: a ring made with it on a stock kernel is an
+ * SQ_REWIND ring, not a BPF one. So it has a name of ours, and an
+ * application asks the library for it: iouring_bpf_op_setup_flag() is
+ * IOU_SETUP_BPF_OP on a kernel with IORING_OP_BPF and 0 on any other;
+ * iouring_bpf_ring_setup(IOURING_BPF_KIND_OP, ...) refuses (NOFEATURE)
+ * there without making a ring.
  */
-#ifndef IORING_SETUP_BPF
-#define IORING_SETUP_BPF		IOU_SETUP_BPF
-#endif
+#define IOU_SETUP_BPF_OP		IOU_SETUP_BPF
 #ifndef IORING_OP_BPF
 #define IORING_OP_BPF			IOU_OP_BPF
+#endif
+/*
+ * IORING_SETUP_BPF, the flag's name before 1.1 (Ming Lei's v1 name):
+ * deprecated. It is defined only where it means one thing: when the
+ * io_uring header in use does not define IORING_SETUP_SQ_REWIND (Linux
+ * < 7.0 headers, liburing < 2.14) and the application did not define
+ * IOURING_BPF_NO_SETUP_BPF; a use warns. With Linux 7.0+ or liburing
+ * 2.14+ headers (whichever of <liburing.h> and <linux/io_uring.h> comes
+ * first defines LINUX_IO_URING_H), it is not defined: use
+ * IOU_SETUP_BPF_OP, or better iouring_bpf_op_setup_flag().
+ */
+#if !defined(IORING_SETUP_BPF) && !defined(IORING_SETUP_SQ_REWIND) && \
+	!defined(IOURING_BPF_NO_SETUP_BPF)
+enum {
+	iouring_bpf_setup_bpf_deprecated
+		__attribute__((deprecated("IORING_SETUP_BPF is bit 20, IORING_SETUP_SQ_REWIND on Linux 7.0+: use iouring_bpf_op_setup_flag() or IOU_SETUP_BPF_OP")))
+		= IOU_SETUP_BPF,
+};
+#define IORING_SETUP_BPF		iouring_bpf_setup_bpf_deprecated
 #endif
 
 /*
@@ -76,7 +103,7 @@
  * The shared library's soname is libiouring-bpf.so.MAJOR.
  */
 #define IOURING_BPF_VERSION_MAJOR	1
-#define IOURING_BPF_VERSION_MINOR	0
+#define IOURING_BPF_VERSION_MINOR	1
 #define IOURING_BPF_VERSION_PATCH	0
 
 #ifdef __cplusplus
@@ -177,6 +204,21 @@ const struct iouring_bpf_prog *iouring_bpf_prog_find(const char *name);
 /* p's parameter called name; NULL if p has none */
 const struct iouring_bpf_param *
 iouring_bpf_prog_param(const struct iouring_bpf_prog *p, const char *name);
+/*
+ * The valid values of p's parameter name (since 1.1): *min..*max (either
+ * pointer may be NULL); 0, or -ENOENT if p has no such parameter. Every
+ * path that sets a built-in's parameter (iouring_bpf_set(),
+ * iouring_bpf_set_var(), the params of iouring_bpf_attach() and
+ * iouring_bpf_start_opts(), the CLI's --set and options) refuses a value
+ * outside it with USAGE, before anything is loaded.
+ */
+int iouring_bpf_prog_param_range(const struct iouring_bpf_prog *p,
+				 const char *name, long long *min,
+				 long long *max);
+/* that check alone: 0, or USAGE naming the range (err filled) */
+int iouring_bpf_prog_param_check(const struct iouring_bpf_prog *p,
+				 const char *name, long long value,
+				 struct iouring_bpf_error *err);
 
 /* --- one call ----------------------------------------------------------- */
 
@@ -343,12 +385,19 @@ void iouring_bpf_close(struct iouring_bpf *h);
 /* --- rings for the programs ------------------------------------------- */
 
 /*
+ * The ring flag of IORING_OP_BPF on the running kernel (since 1.1):
+ * IOU_SETUP_BPF_OP where the kernel has IORING_OP_BPF (the project's
+ * kernel), 0 on any other, where that bit means something else (Linux
+ * 7.0+: IORING_SETUP_SQ_REWIND). The kernel's BTF is read once.
+ */
+__u32 iouring_bpf_op_setup_flag(void);
+/*
  * Create an io_uring that a program of this kind works with: op programs
- * IORING_SETUP_BPF; loop programs IORING_SETUP_SINGLE_ISSUER |
+ * iouring_bpf_op_setup_flag(); loop programs IORING_SETUP_SINGLE_ISSUER |
  * DEFER_TASKRUN | NO_SQARRAY. p: zeroed, or with cq_entries set (adds
  * IORING_SETUP_CQSIZE) and further flags; filled by the kernel. Returns the
  * ring fd (the caller's, to mmap and close), or NOFEATURE if the kernel has
- * no IORING_SETUP_BPF, PERM, FAIL. A loop ring has no SQ array: map it
+ * no IORING_OP_BPF (no ring is made), PERM, FAIL. A loop ring has no SQ array: map it
  * yourself or with liburing 2.6+ (io_uring_queue_mmap()); older liburing
  * takes its header for the SQ array. Applications on liburing < 2.6 make
  * loop rings with io_uring_queue_init_params() and SINGLE_ISSUER |

@@ -10,6 +10,10 @@
  * none of them puts the steps in order itself. What a caller adds between
  * two steps (a workload's parameters, a file to copy, a clock) it adds in
  * its step callback, which runs after each step and may stop the start.
+ *
+ * Nothing on disk changes before attach: an @>PATH global holds a
+ * reserved fd until then (setvar.c); the files a start created are
+ * removed if it fails after that.
  */
 #include <errno.h>
 #include <string.h>
@@ -122,9 +126,15 @@ int iouring_bpf_start_opts(struct iouring_bpf *h,
 		if (!ret)
 			ret = step_done(h, &o, i, err);
 		if (ret)
-			return ret;
+			goto refused;
 	}
-	return o.pin ? iouring_bpf_pin(h, o.pin, err) : 0;
+	ret = o.pin ? iouring_bpf_pin(h, o.pin, err) : 0;
+	if (!ret)
+		return 0;
+refused:
+	/* a refused start leaves no file it created (@>PATH) */
+	iou_outputs_undo(h);
+	return ret;
 }
 
 int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,

@@ -9,14 +9,26 @@
 #include <sys/syscall.h>
 #include "internal.h"
 
+__u32 iouring_bpf_op_setup_flag(void)
+{
+	static int have = -1;	/* the kernel does not change under us */
+
+	if (have < 0)
+		have = !iouring_bpf_kernel_check(IOURING_BPF_KIND_OP, NULL);
+	return have ? IOU_SETUP_BPF_OP : 0;
+}
+
 int iouring_bpf_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
 			   struct io_uring_params *p,
 			   struct iouring_bpf_error *err)
 {
 	int fd;
 
+	/* never bit 20 on a kernel where it is IORING_SETUP_SQ_REWIND */
+	if (kind == IOURING_BPF_KIND_OP && !iouring_bpf_op_setup_flag())
+		return iouring_bpf_kernel_check(kind, err);
 	if (kind == IOURING_BPF_KIND_OP)
-		p->flags |= IORING_SETUP_BPF;
+		p->flags |= iouring_bpf_op_setup_flag();
 	else
 		p->flags |= IORING_SETUP_SINGLE_ISSUER |
 			    IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY;

@@ -10,6 +10,8 @@
  *   NAME=text                     a char array: the string, NUL-padded
  *   NAME=@PATH, NAME=@>PATH       a resource: the fd of PATH opened for
  *                                 reading, or created/truncated for writing
+ *                                 when the program is attached (a refused
+ *                                 start creates and truncates nothing)
  *   ADDR[,SIZE]=@buf:N            a resource: N bytes (K, M, G suffixes)
  *                                 of zeroed memory; its address goes into
  *                                 ADDR, N into SIZE
@@ -20,6 +22,9 @@
  * Resources belong to this process (the one whose io_uring_enter() runs
  * the program): they live until iouring_bpf_close().
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* O_TMPFILE, dup3() */
+#endif
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <bpf/btf.h>
 #include "internal.h"
 
@@ -194,6 +200,33 @@ static int store_int(struct iouring_bpf *h, const struct objvar *v,
 	return 0;
 }
 
+/*
+ * a built-in program's parameter: stored as any integer, then held to its
+ * range (progs/NAME/unit.c); an out-of-range value leaves the old one
+ */
+static int store_param(struct iouring_bpf *h, const struct objvar *v,
+		       const char *val, struct iouring_bpf_error *err)
+{
+	int is_signed, is_bool, ret;
+	unsigned char old[8];
+	long long got;
+	size_t size;
+
+	if (int_like(v->type, &size, &is_signed, &is_bool) ||
+	    size > sizeof(old))
+		return store_int(h, v, v->name, v->ptr, v->type, val, err);
+	memcpy(old, v->ptr, size);
+	ret = store_int(h, v, v->name, v->ptr, v->type, val, err);
+	if (ret)
+		return ret;
+	if (iouring_bpf_int_get(v->ptr, size, is_signed, &got))
+		return 0;
+	ret = iou_param_check(h->prog, v->name, got, !is_signed, err);
+	if (ret)
+		memcpy(v->ptr, old, size);
+	return ret;
+}
+
 static int add_fd(struct iouring_bpf *h, int fd)
 {
 	if (h->nres_fds == IOU_MAX_RES) {
@@ -204,32 +237,152 @@ static int add_fd(struct iouring_bpf *h, int fd)
 	return 0;
 }
 
-/* NAME=@PATH or NAME=@>PATH: open it, store the fd */
+/*
+ * @>PATH before the start is admitted: a fd number for the global and
+ * nothing changed on disk. PATH if it exists (opened for writing, not
+ * truncated: that checks the permission); else, if its directory lets us
+ * create it, a placeholder (an unnamed O_TMPFILE there, or /dev/null)
+ * that iou_outputs_commit() replaces with PATH
+ */
+static int output_reserve(const char *path, int *exists)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd >= 0 || errno != ENOENT) {
+		*exists = 1;
+		return fd;
+	}
+	*exists = 0;
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	fd = open(dir, O_WRONLY | O_TMPFILE | O_CLOEXEC, 0644);
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR &&
+			errno != EINVAL))
+		return fd;
+	/* a file system without O_TMPFILE: ask the directory */
+	if (stat(dir, &st))
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS))
+		return -1;
+	return open("/dev/null", O_WRONLY | O_CLOEXEC);
+}
+
+/* NAME=@PATH or NAME=@>PATH: open it (@>PATH: reserve it), store the fd */
 static int set_fd(struct iouring_bpf *h, const struct objvar *v,
 		  const char *val, struct iouring_bpf_error *err)
 {
 	int wr = val[1] == '>';
 	const char *path = val + 1 + wr;
+	struct iou_output *o = NULL;
+	int fd, ret, exists = 1;
 	char num[16];
-	int fd, ret;
 
 	if (!*path)
 		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
 				"%s: %s=%s names no file: @PATH opens PATH for reading, @>PATH creates it for writing",
 				h->name, v->name, val);
-	fd = wr ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) :
+	if (wr && h->nouts == IOU_MAX_RES)
+		return iou_fail(err, IOURING_BPF_USAGE, ENOSPC,
+				"%s: more than %d @>PATH outputs", h->name,
+				IOU_MAX_RES);
+	fd = wr ? output_reserve(path, &exists) :
 		  open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return iou_fail(err, IOURING_BPF_USAGE, errno,
-				"%s: %s=%s: cannot open %s for %s: %s",
-				h->name, v->name, val, path,
-				wr ? "writing" : "reading", strerror(errno));
+				"%s: %s=%s: cannot %s %s%s: %s",
+				h->name, v->name, val,
+				wr && !exists ? "create" : "open", path,
+				!wr ? " for reading" : exists ?
+				" for writing" : "", strerror(errno));
 	if (add_fd(h, fd))
 		return iou_fail(err, IOURING_BPF_USAGE, ENOSPC,
 				"%s: more than %d resources", h->name, IOU_MAX_RES);
+	if (wr) {
+		o = &h->outs[h->nouts];
+		o->path = strdup(path);
+		if (!o->path)
+			return iou_fail(err, IOURING_BPF_FAIL, ENOMEM,
+					"out of memory");
+		o->fd = fd;
+		o->exists = exists;
+		o->created = 0;
+		h->nouts++;
+	}
 	snprintf(num, sizeof(num), "%d", fd);
 	ret = store_int(h, v, v->name, v->ptr, v->type, num, err);
+	/* attached already: the program may use it now */
+	if (!ret && o && h->link)
+		ret = iou_outputs_commit(h, err);
 	return ret;
+}
+
+/*
+ * The start is admitted (values, kernel, privilege, load, ring checked):
+ * each @>PATH becomes its file, truncated or created, on the fd number
+ * its global holds
+ */
+int iou_outputs_commit(struct iouring_bpf *h, struct iouring_bpf_error *err)
+{
+	struct iou_output *o;
+	struct stat st;
+	int fd;
+
+	for (; h->outs_done < h->nouts; h->outs_done++) {
+		o = &h->outs[h->outs_done];
+		if (o->exists) {
+			if (!fstat(o->fd, &st) && S_ISREG(st.st_mode) &&
+			    ftruncate(o->fd, 0))
+				return iou_fail(err, IOURING_BPF_FAIL, errno,
+						"%s: cannot truncate %s: %s",
+						h->name, o->path,
+						strerror(errno));
+			continue;
+		}
+		fd = open(o->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			  0644);
+		if (fd >= 0)
+			o->created = 1;
+		else if (errno == EEXIST)
+			fd = open(o->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0)
+			return iou_fail(err, IOURING_BPF_FAIL, errno,
+					"%s: cannot create %s: %s", h->name,
+					o->path, strerror(errno));
+		if (dup3(fd, o->fd, O_CLOEXEC) < 0) {
+			int e = errno;
+
+			close(fd);
+			return iou_fail(err, IOURING_BPF_FAIL, e,
+					"%s: cannot put %s on fd %d: %s",
+					h->name, o->path, o->fd, strerror(e));
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+/* the start failed after the commit: remove the files it created */
+void iou_outputs_undo(struct iouring_bpf *h)
+{
+	int i;
+
+	for (i = 0; i < h->outs_done; i++)
+		if (h->outs[i].created) {
+			unlink(h->outs[i].path);
+			h->outs[i].created = 0;
+		}
 }
 
 /* ADDR[,SIZE]=@buf:N: map N bytes, store the address (and N) */
@@ -368,6 +521,8 @@ static int set_kv(struct iouring_bpf *h, const char *kv, int check_param,
 			return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
 					"%s: %s (%s, %s) is not an array: drop the [%ld]",
 					h->name, s.name, v.sec, desc, s.index);
+		if (h->prog)
+			return store_param(h, &v, val, err);
 		return store_int(h, &v, s.name, v.ptr, v.type, val, err);
 	}
 	nelems = btf_array(v.type)->nelems;
@@ -429,5 +584,7 @@ void iou_res_free(struct iouring_bpf *h)
 		close(h->res_fds[i]);
 	for (i = 0; i < h->nbufs; i++)
 		munmap(h->bufs[i].addr, h->bufs[i].len);
-	h->nres_fds = h->nbufs = 0;
+	for (i = 0; i < h->nouts; i++)
+		free(h->outs[i].path);
+	h->nres_fds = h->nbufs = h->nouts = h->outs_done = 0;
 }

@@ -10,15 +10,39 @@
 #ifndef __IOURING_BPF_UNIT_H
 #define __IOURING_BPF_UNIT_H
 
-#include "iouring-bpf.h"
+#include <stdint.h>
+#include "internal.h"
 #include IOU_UNIT_SKEL
 
-/* the entry: its source, its embedded object, and the fields given */
-#define IOU_UNIT(...)							\
+/*
+ * The entry: its parameters, its source, its embedded object, and the
+ * fields given. PARAMS is the unit's one table of parameters, a macro of
+ * rows P(NAME, TYPE, MIN, MAX, HELP): each row is a parameter of the
+ * catalogue (name, type, help) and its valid range, which
+ * iouring_bpf_set(), iouring_bpf_set_var(), the library's start and the
+ * CLI's options (--count, --depth: the workload's RC_SET()) all check
+ * through iou_param_check() (setvar.c):
+ *
+ *	#define PARAMS(P) \
+ *		P("depth", "__u32", 1, 4096, "NOPs in flight at most")
+ *	IOU_UNIT(PARAMS, .name = "nop-chain", ...);
+ */
+#define IOU_CAT_(a, b)		a##b
+#define IOU_CAT(a, b)		IOU_CAT_(a, b)
+#define IOU_PARAM_ROW(n, t, lo, hi, h)	{ n, t, h },
+#define IOU_RANGE_ROW(n, t, lo, hi, h)	{ n, lo, hi },
+#define IOU_UNIT(PARAMS, ...)						\
+	const struct iou_param_range IOU_CAT(IOU_UNIT_SYM, _ranges)[] = {	\
+		PARAMS(IOU_RANGE_ROW)					\
+		{ NULL, 0, 0 }						\
+	};								\
 	const struct iouring_bpf_prog IOU_UNIT_SYM = {			\
 		.file = IOU_UNIT_DIR "/prog.bpf.c",			\
 		.elf = iou_unit__elf_bytes,				\
+		.params = { PARAMS(IOU_PARAM_ROW) },			\
 		__VA_ARGS__						\
 	}
+/* a unit without parameters */
+#define IOU_NO_PARAMS(P)
 
 #endif /* __IOURING_BPF_UNIT_H */

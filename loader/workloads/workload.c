@@ -167,6 +167,13 @@ int rc_fail(struct run_ctx *rc, int status, int errnum, const char *fmt, ...)
 				  rc->prog->name, msg);
 }
 
+int rc_param_check(struct run_ctx *rc, const char *name, long long v)
+{
+	if (!iouring_bpf_prog_param(rc->prog, name))
+		return 0;	/* set by the workload, not a parameter */
+	return iouring_bpf_prog_param_check(rc->prog, name, v, rc->err);
+}
+
 int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size)
 {
 	return rc_fail(rc, IOURING_BPF_USAGE, ERANGE,

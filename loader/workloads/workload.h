@@ -59,10 +59,16 @@ int rc_check(struct run_ctx *rc, int cond, const char *fmt, ...)
 				  __alignof__(*(skel)->sec)))
 void *rc_section(struct run_ctx *rc, const char *sec, size_t size,
 		 size_t align);
-/* set a parameter before load: 0, or -ERANGE and rc->err if v does not fit */
+/*
+ * set a parameter before load: 0, or -ERANGE and rc->err if v is out of
+ * the parameter's range (progs/NAME/unit.c, the check --set and the
+ * library make) or does not fit
+ */
 #define RC_SET(rc, view, f, v) \
-	((long long)((view)->f = (v)) == (v) ? 0 : \
+	(rc_param_check(rc, #f, v) ?: \
+	 (long long)((view)->f = (v)) == (v) ? 0 : \
 	 rc_unfit(rc, #f, v, sizeof((view)->f)))
+int rc_param_check(struct run_ctx *rc, const char *name, long long v);
 int rc_unfit(struct run_ctx *rc, const char *name, long long v, size_t size);
 /* a result line "f: value" for field f of view */
 #define RC_NUM(rc, view, f)	rc_num(rc, #f, (view)->f)

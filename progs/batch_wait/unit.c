@@ -6,13 +6,15 @@
  */
 #include "unit.h"
 
-IOU_UNIT(.name = "batch-wait",
+/* name, type, valid range (checked for --set, options, the library), help */
+#define PARAMS(P)							\
+	P("batch", "__u32", 1, 65536,					\
+	  "CQEs that make a batch")					\
+	P("max_wait_us", "__u64", 0, 10000000,				\
+	  "deadline after the first CQE of a batch")
+
+IOU_UNIT(PARAMS,
+	 .name = "batch-wait",
 	 .desc = "loop: wake the app for >= batch CQEs or after max_wait_us",
 	 .example = "iouring-bpf run batch-wait --count 64 --set batch=8",
-	 .mainline_note = "no timeout in the hook: the rest of a batch is waited for by polling (CPU busy up to max_wait_us); a call that finds SQEs submits them and returns at once; not on an SQ_REWIND ring (it cannot see how many SQEs the app queued there: refused at attach)",
-	 .params = {
-		 { "batch", "__u32",
-		   "CQEs that make a batch" },
-		 { "max_wait_us", "__u64",
-		   "deadline after the first CQE of a batch" },
-	 });
+	 .mainline_note = "no timeout in the hook: the rest of a batch is waited for by polling (CPU busy up to max_wait_us); a call that finds SQEs submits them and returns at once; not on an SQ_REWIND ring (it cannot see how many SQEs the app queued there: refused at attach)");

@@ -6,10 +6,12 @@
  */
 #include "unit.h"
 
-IOU_UNIT(.name = "chain",
+/* name, type, valid range (checked for --set, options, the library), help */
+#define PARAMS(P)							\
+	P("max_len", "__u32", 0, 4096,					\
+	  "bytes of buffer 1 summed at most (<= 4096)")
+
+IOU_UNIT(PARAMS,
+	 .name = "chain",
 	 .desc = "IORING_OP_BPF ops passing a checksum along a link chain",
-	 .example = "iouring-bpf run chain --count 64",
-	 .params = {
-		 { "max_len", "__u32",
-		   "bytes of buffer 1 summed at most (<= 4096)" },
-	 });
+	 .example = "iouring-bpf run chain --count 64");

@@ -6,18 +6,20 @@
  */
 #include "unit.h"
 
-IOU_UNIT(.name = "copy",
+/* name, type, valid range (checked for --set, options, the library), help */
+#define PARAMS(P)							\
+	P("block", "__u32", 1, 64 << 20,				\
+	  "bytes per read")						\
+	P("stream_in", "__u32", 0, 1,					\
+	  "1: read from a pipe fed in odd-sized chunks")		\
+	P("fd_in", "__s32", -1, INT32_MAX,				\
+	  "set by the loader")						\
+	P("fd_out", "__s32", -1, INT32_MAX,				\
+	  "set by the loader")						\
+	P("buf", "__u64", 0, INT64_MAX,					\
+	  "set by the loader")
+
+IOU_UNIT(PARAMS,
+	 .name = "copy",
 	 .desc = "loop: copy a file, each write sized by the read before it",
-	 .example = "iouring-bpf run copy --set block=65536",
-	 .params = {
-		 { "block", "__u32",
-		   "bytes per read" },
-		 { "stream_in", "__u32",
-		   "1: read from a pipe fed in odd-sized chunks" },
-		 { "fd_in", "__s32",
-		   "set by the loader" },
-		 { "fd_out", "__s32",
-		   "set by the loader" },
-		 { "buf", "__u64",
-		   "set by the loader" },
-	 });
+	 .example = "iouring-bpf run copy --set block=65536");

@@ -6,13 +6,15 @@
  */
 #include "unit.h"
 
-IOU_UNIT(.name = "cq-stats",
+/* name, type, valid range (checked for --set, options, the library), help */
+#define PARAMS(P)							\
+	P("ud_is_ts", "__u32", 0, 1,					\
+	  "1: user_data is the submit time (ns), histogram latency (run sets 1)") \
+	P("wait_nr", "__u32", 1, 65536,					\
+	  "mainline only: new CQEs a wait waits for (v3 keeps the caller's min_complete)")
+
+IOU_UNIT(PARAMS,
+	 .name = "cq-stats",
 	 .desc = "loop: count completions by result and latency, change nothing",
 	 .example = "iouring-bpf run cq-stats --count 256",
-	 .mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted; not on an SQ_REWIND ring (it cannot see how many SQEs the app queued there: refused at attach)",
-	 .params = {
-		 { "ud_is_ts", "__u32",
-		   "1: user_data is the submit time (ns), histogram latency (run sets 1)" },
-		 { "wait_nr", "__u32",
-		   "mainline only: new CQEs a wait waits for (v3 keeps the caller's min_complete)" },
-	 });
+	 .mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted; not on an SQ_REWIND ring (it cannot see how many SQEs the app queued there: refused at attach)");

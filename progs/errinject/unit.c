@@ -6,16 +6,18 @@
  */
 #include "unit.h"
 
-IOU_UNIT(.name = "errinject",
+/* name, type, valid range (checked for --set, options, the library), help */
+#define PARAMS(P)							\
+	P("mode", "__u32", 0, 3,					\
+	  "0 always, 1 every nth, 2 probability, 3 user_data in map fail_ud") \
+	P("nth", "__u32", 1, UINT32_MAX,				\
+	  "mode 1: fail the nth, 2nth, ... request")			\
+	P("prob_pct", "__u32", 0, 100,					\
+	  "mode 2: percent of requests to fail")			\
+	P("err", "__u32", 1, 4095,					\
+	  "positive errno to inject (5: EIO)")
+
+IOU_UNIT(PARAMS,
+	 .name = "errinject",
 	 .desc = "IORING_OP_BPF op failing requests on purpose",
-	 .example = "iouring-bpf run errinject --count 100 --set mode=1 --set nth=10",
-	 .params = {
-		 { "mode", "__u32",
-		   "0 always, 1 every nth, 2 probability, 3 user_data in map fail_ud" },
-		 { "nth", "__u32",
-		   "mode 1: fail the nth, 2nth, ... request" },
-		 { "prob_pct", "__u32",
-		   "mode 2: percent of requests to fail" },
-		 { "err", "__u32",
-		   "positive errno to inject (5: EIO)" },
-	 });
+	 .example = "iouring-bpf run errinject --count 100 --set mode=1 --set nth=10");

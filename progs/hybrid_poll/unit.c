@@ -6,13 +6,15 @@
  */
 #include "unit.h"
 
-IOU_UNIT(.name = "hybrid-poll",
+/* name, type, valid range (checked for --set, options, the library), help */
+#define PARAMS(P)							\
+	P("spin_us", "__u64", 0, 1000000,				\
+	  "microseconds to poll before sleeping")			\
+	P("want", "__u32", 1, 65536,					\
+	  "CQEs to wait for when io_uring_enter's min_complete is 0")
+
+IOU_UNIT(PARAMS,
+	 .name = "hybrid-poll",
 	 .desc = "loop: poll the CQ up to spin_us before sleeping",
 	 .example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
-	 .mainline_note = "the hook hides min_complete: every wait is for `want` CQEs; a call that finds SQEs submits them and returns at once; not on an SQ_REWIND ring (it cannot see how many SQEs the app queued there: refused at attach)",
-	 .params = {
-		 { "spin_us", "__u64",
-		   "microseconds to poll before sleeping" },
-		 { "want", "__u32",
-		   "CQEs to wait for when io_uring_enter's min_complete is 0" },
-	 });
+	 .mainline_note = "the hook hides min_complete: every wait is for `want` CQEs; a call that finds SQEs submits them and returns at once; not on an SQ_REWIND ring (it cannot see how many SQEs the app queued there: refused at attach)");

@@ -6,12 +6,14 @@
  */
 #include "unit.h"
 
-IOU_UNIT(.name = "memcpy",
+/* name, type, valid range (checked for --set, options, the library), help */
+#define PARAMS(P)							\
+	P("reverse", "__u32", 0, 1,					\
+	  "1: copy buffer 2 -> buffer 1 by default (flag bit 0 flips it)") \
+	P("max_len", "__u32", 0, UINT32_MAX,				\
+	  "copy at most this many bytes (0: min of the two lengths)")
+
+IOU_UNIT(PARAMS,
+	 .name = "memcpy",
 	 .desc = "IORING_OP_BPF op copying buffer 1 <-> buffer 2 (kfunc)",
-	 .example = "iouring-bpf run memcpy --count 64",
-	 .params = {
-		 { "reverse", "__u32",
-		   "1: copy buffer 2 -> buffer 1 by default (flag bit 0 flips it)" },
-		 { "max_len", "__u32",
-		   "copy at most this many bytes (0: min of the two lengths)" },
-	 });
+	 .example = "iouring-bpf run memcpy --count 64");

@@ -6,6 +6,7 @@
  */
 #include "unit.h"
 
-IOU_UNIT(.name = "nop",
+IOU_UNIT(IOU_NO_PARAMS,
+	 .name = "nop",
 	 .desc = "IORING_OP_BPF op that completes with res 0",
 	 .example = "iouring-bpf run nop --count 1000");

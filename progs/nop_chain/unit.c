@@ -6,12 +6,14 @@
  */
 #include "unit.h"
 
-IOU_UNIT(.name = "nop-chain",
+/* name, type, valid range (checked for --set, options, the library), help */
+#define PARAMS(P)							\
+	P("nr", "__u64", 0, 1LL << 40,					\
+	  "NOPs to complete (run: --count)")				\
+	P("depth", "__u32", 1, 4096,					\
+	  "NOPs in flight at most (1: strictly sequential; run: --depth)")
+
+IOU_UNIT(PARAMS,
+	 .name = "nop-chain",
 	 .desc = "loop: N NOPs issued from BPF as each completes",
-	 .example = "iouring-bpf run nop-chain --count 100000 --depth 1",
-	 .params = {
-		 { "nr", "__u64",
-		   "NOPs to complete (run: --count)" },
-		 { "depth", "__u32",
-		   "NOPs in flight at most (1: strictly sequential; run: --depth)" },
-	 });
+	 .example = "iouring-bpf run nop-chain --count 100000 --depth 1");

@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 		printf("%d failed\n", fails);
 		return fails ? 1 : 0;
 	}
-	ret = ring_init(&r, 16, 32, IORING_SETUP_BPF);
+	ret = ring_init(&r, 16, 32, IOU_SETUP_BPF_OP);
 	CHECK(!ret, "a SETUP_BPF ring");
 	if (ret)
 		return 1;

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 	}
 	op = atoi(argv[1]);
 	count = atoi(argv[2]);
-	ret = ring_init(&r, 32, 0, IORING_SETUP_BPF);
+	ret = ring_init(&r, 32, 0, IOU_SETUP_BPF_OP);
 	if (ret) {
 		fprintf(stderr, "opclient: io_uring_setup(IORING_SETUP_BPF): %s\n",
 			strerror(-ret));

@@ -9,6 +9,7 @@
  * iou_cqe_size (OBJ: examples/mainline_nops.bpf.o, if given).
  * Usage: cli_lib_app [OBJ]  (exit 0 ok, 1 failure)
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -72,6 +73,64 @@ static void big_entries(const char *obj)
 	close(fd);
 }
 
+/*
+ * a built-in parameter's range (progs/NAME/unit.c) holds for every way
+ * the library sets it: attach's params, iouring_bpf_set(), _set_var();
+ * a refused value leaves the old one (depth=0 would hang the
+ * application's io_uring_enter())
+ */
+static void param_ranges(void)
+{
+	const struct iouring_bpf_prog *p = iouring_bpf_prog_find("nop-chain");
+	const char *zero[] = { "depth=0", NULL };
+	const char *big[] = { "depth=4097", NULL };
+	struct iouring_bpf_error err;
+	struct iouring_bpf *h;
+	long long lo = -1, hi = -1, v = -1;
+
+	CHECK(p && !iouring_bpf_prog_param_range(p, "depth", &lo, &hi) &&
+	      lo == 1 && hi == 4096, "nop-chain depth range %lld..%lld", lo,
+	      hi);
+	CHECK(p && iouring_bpf_prog_param_range(p, "nosuch", NULL, NULL) ==
+	      -ENOENT, "no range for a parameter nop-chain does not have");
+	CHECK(p && iouring_bpf_prog_param_check(p, "depth", 0, &err) &&
+	      err.status == IOURING_BPF_USAGE &&
+	      strstr(err.msg, "depth=0 is out of range: depth takes 1..4096"),
+	      "param_check depth=0: %s", err.msg);
+	CHECK(p && !iouring_bpf_prog_param_check(p, "depth", 4096, &err),
+	      "param_check depth=4096: %s", err.msg);
+
+	h = iouring_bpf_attach(-1, "nop-chain", zero, &err);
+	CHECK(!h && err.status == IOURING_BPF_USAGE &&
+	      strstr(err.msg, "depth=0 is out of range"),
+	      "attach with depth=0: %d %s", err.status, err.msg);
+	iouring_bpf_detach(h);
+	h = iouring_bpf_attach(-1, "nop-chain", big, &err);
+	CHECK(!h && err.status == IOURING_BPF_USAGE &&
+	      strstr(err.msg, "depth=4097 is out of range"),
+	      "attach with depth=4097: %d %s", err.status, err.msg);
+	iouring_bpf_detach(h);
+
+	h = iouring_bpf_open("nop-chain", &err);
+	CHECK(h, "open nop-chain: %s", h ? "" : err.msg);
+	if (!h)
+		return;
+	CHECK(iouring_bpf_set(h, "depth=0", &err) &&
+	      err.status == IOURING_BPF_USAGE, "set depth=0 refused");
+	CHECK(iouring_bpf_set_var(h, "depth", 0, &err) &&
+	      err.status == IOURING_BPF_USAGE, "set_var depth 0 refused");
+	CHECK(iouring_bpf_set(h, "depth=0x1001", &err) &&
+	      err.status == IOURING_BPF_USAGE, "set depth=0x1001 refused");
+	CHECK(!iouring_bpf_var_int(h, "depth", &v) && v == 1,
+	      "depth stays 1 after the refusals, got %lld", v);
+	CHECK(!iouring_bpf_set(h, "depth=4096", &err) &&
+	      !iouring_bpf_var_int(h, "depth", &v) && v == 4096,
+	      "set depth=4096: %s", err.msg);
+	CHECK(!iouring_bpf_set_var(h, "nr", 0, &err),
+	      "nr=0 is in range: %s", err.msg);
+	iouring_bpf_close(h);
+}
+
 int main(int argc, char **argv)
 {
 	const char *bad_params[] = { "nosuch=1", NULL };
@@ -115,6 +174,7 @@ int main(int argc, char **argv)
 	}
 
 	big_entries(argc > 1 ? argv[1] : NULL);
+	param_ranges();
 
 	have = iouring_bpf_kernel_has_type("uring_bpf_ops");
 	if (have == 0) {

@@ -71,7 +71,7 @@ int main(void)
 	CHECK(offsetof(struct io_uring_sqe, addr3) == 48, "addr3 at 48");
 	CHECK(offsetof(struct io_uring_sqe, file_index) == 44, "optlen at 44");
 	CHECK(sizeof(struct io_uring_sqe) == 64, "SQE is 64 bytes");
-	CHECK(IORING_OP_BPF == 65 && IORING_SETUP_BPF == (1U << 20) &&
+	CHECK(IORING_OP_BPF == 65 && IOU_SETUP_BPF_OP == (1U << 20) &&
 	      IORING_FEAT_BPF == (1U << 18), "uapi constants");
 
 	/* ring_prep_bpf puts every field where the kernel reads it */

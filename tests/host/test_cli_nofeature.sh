@@ -29,6 +29,26 @@ expect_exit 3 "this kernel lacks the io_uring BPF features" -- probe
 expect_exit 3 "MISSING +uring_bpf_ops" -- probe
 expect_exit 3 "MISSING +loop hook API +neither struct io_uring_ops" -- probe
 expect_exit 3 "-> boot the project's kernel" -- probe
+# per hook: this kernel has neither; filters depend on the kernel (7.2+)
+expect_exit 3 "exit 3 for --hook loop" -- probe --hook loop
+expect_exit 3 "exit 3 for --hook op" -- probe --hook op
+expect_exit 3 "exit 3 for --hook loop,filters" -- probe --hook loop,filters
+expect_exit 2 "--hook bogus: expected loop, op or filters" -- probe --hook bogus
+expect_exit 2 "probe takes no arguments" -- probe loop
+"$CLI" probe --json --hook filters >"$TMP/pf.json" && rc=0 || rc=$?
+checks=$((checks + 1))
+python3 - "$TMP/pf.json" "$rc" <<'PY' || fails=$((fails + 1))
+import json, sys
+d = json.load(open(sys.argv[1]))
+rc = int(sys.argv[2])
+ok = (d["status"] == rc == d["hooks"]["filters"]["status"] and
+      d["hook"] == "filters" and
+      d["hooks"]["filters"]["available"] == d["filters"] == (rc == 0) and
+      d["hooks"]["loop"]["status"] == 3 and d["hooks"]["op"]["status"] == 3)
+if not ok:
+    print("FAIL: probe --json --hook filters: exit %d, %s" % (rc, d["hooks"]))
+sys.exit(0 if ok else 1)
+PY
 expect_exit 3 "lacks IORING_OP_BPF.*no 'struct uring_bpf_ops'.*Boot the project's patched kernel" -- run nop
 expect_exit 3 "lacks IORING_OP_BPF" -- run memcpy --count 3
 expect_exit 3 "lacks the io_uring loop hook.*neither 'struct io_uring_ops'.*nor 'struct io_uring_bpf_ops'" -- run nop-chain --count 10

@@ -103,7 +103,17 @@ expect_exit 0 "--ring-flags=LIST.*" -- run --help
 expect_exit 0 "6 +nothing done" -- --help
 expect_exit 2 "--count must be an integer" -- run nop --count -1
 expect_exit 2 "--count must be an integer" -- run nop --count lots
-expect_exit 2 "--depth must be an integer in 1..4096" -- run nop-chain --depth 0
+# a parameter's range (progs/NAME/unit.c) holds for its option and --set
+expect_exit 2 "nop-chain: depth=0 is out of range: depth takes 1..4096" -- run nop-chain --depth 0
+expect_exit 2 "nop-chain: depth=0 is out of range: depth takes 1..4096" -- run nop-chain --set depth=0
+expect_exit 2 "nop-chain: depth=4097 is out of range" -- run nop-chain --depth 4097
+expect_exit 2 "nop-chain: depth=4097 is out of range" -- run nop-chain --set depth=4097
+expect_exit 2 "nop-chain: depth=0 is out of range" -- load nop-chain --ring $$:0 --set depth=0
+expect_exit 2 "--depth must be an integer" -- run nop-chain --depth -1
+expect_exit 2 "errinject: prob_pct=101 is out of range: prob_pct takes 0..100" -- run errinject --set prob_pct=101
+expect_exit 2 "errinject: mode=4 is out of range: mode takes 0..3" -- load errinject --id 3 --set mode=4
+expect_exit 2 "copy: block=0 is out of range" -- run copy --set block=0
+expect_exit 2 "cq-stats: wait_nr=0 is out of range" -- run cq-stats --set wait_nr=0
 expect_exit 2 "has no queue depth" -- run nop --depth 3
 # --count: the requests a workload completes; copy has none to choose
 expect_exit 2 "copy takes no --count" -- run copy --count 5
