@@ -2,7 +2,8 @@
 # filters_or_skip: on a kernel without filters (our 6.12), check that the
 # CLI says so (exit 3) and SKIP with the reason; never pass there.
 # as_user CMD...: run CMD as uid/gid 65534 (setpriv). check NAME CMD...:
-# run CMD, count a failure if it exits non-zero, show its output.
+# run CMD, count a failure if it exits non-zero, show its output (only
+# when it fails, with QUIET=1).
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CLI=${IOURING_BPF_CLI:-$ROOT/build/iouring-bpf}
 REQ=$ROOT/build/tests/filter/filter_req
@@ -70,7 +71,7 @@ check() {
 		echo "$out" | sed 's/^/    /'
 		return 1
 	fi
-	echo "$out" | sed "s/^/[$name] /"
+	[ "${QUIET:-0}" = 1 ] || echo "$out" | sed "s/^/[$name] /"
 }
 
 finish() {

@@ -40,14 +40,7 @@ export TEST_TMPDIR=$TMP/stack
 
 # check, with the output shown only when it fails (120 runs)
 qcheck() {
-	local name=$1 out rc=0
-	shift
-	checks=$((checks + 1))
-	out=$("$@" 2>&1) || rc=$?
-	if [ "$rc" != 0 ]; then
-		fail "$name: exit $rc"
-		echo "$out" | sed 's/^/    /'
-	fi
+	QUIET=1 check "$@" || true
 }
 
 # each policy alone, on a ring, for every request: the kernel's verdict
