@@ -431,13 +431,30 @@ int iouring_bpf_attach_link(struct iouring_bpf *h,
 {
 	int ret;
 
-	/* admitted: the @>PATH outputs become their files (setvar.c) */
-	ret = iou_outputs_commit(h, err);
-	if (ret)
-		return ret;
+	/*
+	 * Admitted: the @>PATH outputs become their files (setvar.c). An op
+	 * may be called by any ring once registered, so its files are in
+	 * place first; a loop program runs only inside io_uring_enter(), so
+	 * its files are touched only once the attach has succeeded, and a
+	 * refused attach leaves every file as it was.
+	 */
+	if (h->kind == IOURING_BPF_KIND_OP) {
+		ret = iou_outputs_commit(h, err);
+		if (ret)
+			return ret;
+	}
 	h->link = bpf_map__attach_struct_ops(h->ops);
-	if (h->link)
+	if (h->link && h->kind == IOURING_BPF_KIND_OP)
 		return 0;
+	if (h->link) {
+		ret = iou_outputs_commit(h, err);
+		if (!ret)
+			return 0;
+		bpf_link__destroy(h->link);
+		h->link = NULL;
+		iou_outputs_undo(h);
+		return ret;
+	}
 	ret = -errno;
 	iou_outputs_undo(h);
 	if (h->kind == IOURING_BPF_KIND_OP) {

@@ -2,7 +2,8 @@
 # kernels: ours stock
 # `--set NAME=@>PATH` on a kernel with the loop hook: a run refused as uid
 # 65534 (exit 4, at load) leaves an existing file intact and creates none
-# in a directory it could write to; an admitted run creates PATH, or
+# in a directory it could write to; so does a run the kernel refuses at
+# attach (a ring without DEFER_TASKRUN); an admitted run creates PATH, or
 # truncates it, and the program writes there. A value out of a built-in
 # parameter's range is refused at once (exit 2) through its option and
 # --set, never run into the watchdog (nop-chain depth=0 used to wait
@@ -67,6 +68,26 @@ for out in keep new; do
 		echo "ok: run fd_out=@>$out: exit $rc, $out $(stat -c %s "$D/pub/$out") bytes$([ "$rc" = 0 ] && echo ", a copy")"
 	fi
 	[ "$rc" = 0 ] || echo "$o" | sed 's/^/    /' | tail -5
+done
+
+# refused by the kernel at attach (a ring without DEFER_TASKRUN cannot take
+# a loop program): an existing file keeps its bytes, no file is created
+echo keep >"$D/pub/keep2"
+before=$(listing)
+for out in keep2 new2; do
+	checks=$((checks + 1))
+	rc=0
+	o=$("$CLI" run "$OBJ" --set "fd_in=@$D/in" --set "fd_out=@>$D/pub/$out" \
+		--set buf,block=@buf:65536 --ring-flags -defer-taskrun 2>&1) || rc=$?
+	if [ "$rc" = 0 ]; then
+		fail "run fd_out=@>$out on a ring without DEFER_TASKRUN: exit 0, want a refusal: $o"
+	elif [ "$(cat "$D/pub/keep2")" != keep ] || [ "$(listing)" != "$before" ]; then
+		fail "run fd_out=@>$out refused at attach (exit $rc), but $D/pub changed:"
+		diff <(echo "$before") <(listing) | sed 's/^/    /'
+		echo "$o" | sed 's/^/    /' | tail -3
+	else
+		echo "ok: run fd_out=@>$out refused (exit $rc: $(tail -1 <<<"$o")), nothing changed"
+	fi
 done
 
 # ranges: refused before anything runs
