@@ -91,6 +91,7 @@ struct uring_bpf_ops___iou {		/* IOU_OP_OPS() */
 #define EPERM		1
 #define ENOENT		2
 #define EIO		5
+#define E2BIG		7
 #define EBADF		9
 #define EAGAIN		11
 #define ENOMEM		12
@@ -467,11 +468,12 @@ const volatile __u32 iou_sq_rewind;
  *
  * Programs use the same calls in every mode. One thing an SQ_REWIND ring
  * hides from a loop program: how many SQEs the application put at index
- * 0 (its io_uring_enter()'s to_submit, which mainline's hook does not pass
- * on). So a program that submits the application's SQEs (IOU_APP_SQES(),
- * iou_enter_submit()) cannot serve such a ring: the library refuses the
- * attach, and iou_enter_submit() stops the program with an error if it is
- * bound anyway (never a wrong result).
+ * 0. Without a program, io_uring_enter()'s to_submit says it; mainline's
+ * hook runs the program instead and passes no argument on. So a program
+ * that submits the application's SQEs (IOU_APP_SQES(), iou_enter_submit())
+ * takes the count from the one word of the ring such a kernel leaves
+ * alone, the SQ tail ("The application's SQEs on an SQ_REWIND ring"
+ * below).
  */
 
 /* SQEs filled at index 0.. since the last submit (SQ_REWIND rings only) */
@@ -488,11 +490,41 @@ static __always_inline void iou_sq_rewind_reset(void)
 }
 
 /*
- * `IOU_APP_SQES();` at file scope in a program that submits the
- * application's SQEs (iou_loop_ring(L, r, 0), iou_enter_submit()): the
- * library then refuses to bind it to an SQ_REWIND ring (see above)
+ * The application's SQEs on an SQ_REWIND ring (the protocol between an
+ * application and a program that submits its SQEs, on mainline's hook):
+ *
+ *   the application writes its SQEs at index 0, 1, ..., n - 1, as for
+ *   any SQ_REWIND ring, then stores n in the SQ tail (sq_off.tail; the
+ *   kernel neither reads nor writes it on such a ring) and calls
+ *   io_uring_enter() as usual (to_submit n, or anything: it is not seen);
+ *   the program (iou_enter_submit()) submits that many from index 0 and
+ *   stores 0 back: a tail of 0 means "no new SQE".
+ *
+ * It is what the application does on the other modes, where publishing
+ * the tail is how SQEs are queued; only the tail's meaning differs (a
+ * count from index 0 instead of a running counter). With liburing: call
+ * iouring_bpf_liburing_publish(ring) (iouring-bpf-liburing.h) before
+ * io_uring_submit(); it stores liburing's own count there. A tail above
+ * sq_entries is refused: the program stops with IOU_EXIT_ERROR, submits
+ * nothing and zeroes the tail (an application that wrote a running
+ * counter, as on an SQ-array ring, learns it at once). As on any SQ_REWIND
+ * ring, the SQEs a short submission leaves are dropped, not kept.
+ * An application that also submits while no program is attached (the
+ * kernel then takes to_submit and leaves the tail) stores 0 after that
+ * io_uring_enter(), or n again before the next one: a program would
+ * otherwise see the old count.
  */
-#define IOU_APP_SQES()	const volatile __u32 iou_app_sqes = 1
+
+/*
+ * `IOU_APP_SQES();` at file scope in a program that submits the
+ * application's SQEs (iou_loop_ring(L, r, 0), iou_enter_submit()). The
+ * value says which SQ_REWIND protocol it speaks: 2, the SQ tail above.
+ * The library refuses to bind an object with 1 (built with an older
+ * header, which had none) to an SQ_REWIND ring.
+ */
+#define IOU_APP_SQES_TAIL_COUNT	2
+#define IOU_APP_SQES()							\
+	const volatile __u32 iou_app_sqes = IOU_APP_SQES_TAIL_COUNT
 
 struct iou_ring {
 	__u8	*rings;		/* region 0: headers, CQEs, SQ array */
@@ -721,8 +753,12 @@ static __always_inline int iou_submit_all(struct iou_loop *L, __u32 n)
  * Mainline runs the program instead of submitting the caller's SQEs: a
  * program whose meaning includes "the application's requests run" calls
  * this on each step. It submits what the application published (SQ tail
- * - head) and returns how many went in (<0: the kfunc's error). On v3 the
- * kernel has submitted them before the wait: it does nothing, returns 0.
+ * - head; on an SQ_REWIND ring the count the application stored in the
+ * SQ tail, which it then zeroes: "The application's SQEs on an SQ_REWIND
+ * ring" above) and returns how many went in (<0: the kfunc's error;
+ * -E2BIG: an SQ_REWIND tail above sq_entries, nothing submitted). On v3
+ * the kernel has submitted them before the wait: it does nothing,
+ * returns 0.
  */
 static __always_inline int iou_enter_submit(struct iou_loop *L,
 					    struct iou_ring *r)
@@ -731,8 +767,15 @@ static __always_inline int iou_enter_submit(struct iou_loop *L,
 
 	if (iou_kernel_submits())
 		return 0;
-	if (iou_sq_rewind)
-		return -EOPNOTSUPP;	/* how many? (see the SQ modes above) */
+	if (iou_sq_rewind) {
+		n = *(volatile __u32 *)r->sq_tail_p;
+		if (!n)
+			return 0;
+		*(volatile __u32 *)r->sq_tail_p = 0;
+		if (n > iou_sq_entries)
+			return -E2BIG;
+		return iou_submit(L, n);
+	}
 	n = iou_sq_pending(r);
 	return n ? iou_submit(L, n) : 0;
 }
@@ -806,15 +849,21 @@ static __always_inline int iou_loop_ring(struct iou_loop *L,
 		IOU_EXIT_ERROR(-EFAULT, 0, "cannot map the ring regions");
 		return -EFAULT;
 	}
-	if (own_sqes) {
-		if (iou_ring_can_submit(L, r))
+	/*
+	 * the app's SQEs on SQ_REWIND: the tail is a count only if the ring
+	 * is one (on another ring it is a running counter)
+	 */
+	if (own_sqes || (iou_sq_rewind && !iou_kernel_submits())) {
+		if (!iou_ring_can_submit(L, r)) {
+			IOU_EXIT_ERROR(-EINVAL, 0, "the ring's SQ layout is not the one given");
+			return -EINVAL;
+		}
+		if (own_sqes)
 			return 0;
-		IOU_EXIT_ERROR(-EINVAL, 0, "the ring's SQ layout is not the one given");
-		return -EINVAL;
 	}
 	sub = iou_enter_submit(L, r);
-	if (sub == -EOPNOTSUPP)
-		IOU_EXIT_ERROR(sub, 0, "an SQ_REWIND ring does not say how many SQEs the app queued: create it without IORING_SETUP_SQ_REWIND");
+	if (sub == -E2BIG)
+		IOU_EXIT_ERROR(sub, 0, "SQ_REWIND ring: SQ tail above sq_entries; store there how many SQEs you wrote from index 0");
 	else if (sub < 0)
 		IOU_EXIT_ERROR(sub, 0, "submitting the app's SQEs failed");
 	return sub;

@@ -30,6 +30,11 @@
  * wakes_late (found the deadline already passed), polls (mainline: calls
  * spent polling), submits (mainline: calls that submitted), steps.
  *
+ * On an SQ_REWIND ring (Linux 7.0+) the kernel ignores the SQ head and
+ * tail, so the new SQEs are the ones the application counted in the SQ
+ * tail before it entered (iouring_bpf.h, "The application's SQEs on an
+ * SQ_REWIND ring"); the program submits them from index 0 and zeroes it.
+ *
  * Run:   iouring-bpf run batch-wait --count 64 --set batch=8 \
  *            --set max_wait_us=20000
  *        (64 timerfd reads complete 100 us apart; a return with fewer
@@ -42,7 +47,10 @@
 char LICENSE[] SEC("license") = "GPL";
 
 IOU_EXIT_INFO_DEFINE();
-/* it submits the application's SQEs: not on an SQ_REWIND ring */
+/*
+ * it submits the application's SQEs (mainline); on an SQ_REWIND ring the
+ * application stores how many in the SQ tail (iouring_bpf.h)
+ */
 IOU_APP_SQES();
 
 const volatile __u32 batch = 4;

@@ -17,4 +17,4 @@ IOU_UNIT(PARAMS,
 	 .name = "batch-wait",
 	 .desc = "loop: wake the app for >= batch CQEs or after max_wait_us",
 	 .example = "iouring-bpf run batch-wait --count 64 --set batch=8",
-	 .mainline_note = "no timeout in the hook: the rest of a batch is waited for by polling (CPU busy up to max_wait_us); a call that finds SQEs submits them and returns at once; not on an SQ_REWIND ring (it cannot see how many SQEs the app queued there: refused at attach)");
+	 .mainline_note = "no timeout in the hook: the rest of a batch is waited for by polling (CPU busy up to max_wait_us); a call that finds SQEs submits them and returns at once; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail");

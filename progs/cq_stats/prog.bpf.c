@@ -32,6 +32,11 @@
  * wait calls enter again), and io_uring_enter() returns 0, not the count
  * submitted.
  *
+ * On an SQ_REWIND ring (Linux 7.0+) the kernel ignores the SQ head and
+ * tail, so the new SQEs are the ones the application counted in the SQ
+ * tail before it entered (iouring_bpf.h, "The application's SQEs on an
+ * SQ_REWIND ring"); the program submits them from index 0 and zeroes it.
+ *
  * Attach it to your own application's ring while it runs:
  *        iouring-bpf load cq-stats --ring PID:FD
  *        iouring-bpf show
@@ -49,7 +54,10 @@
 char LICENSE[] SEC("license") = "GPL";
 
 IOU_EXIT_INFO_DEFINE();
-/* it submits the application's SQEs: not on an SQ_REWIND ring */
+/*
+ * it submits the application's SQEs (mainline); on an SQ_REWIND ring the
+ * application stores how many in the SQ tail (iouring_bpf.h)
+ */
 IOU_APP_SQES();
 
 #define ERRNO_MAX	256	/* a power of two: the index is masked */

@@ -17,4 +17,4 @@ IOU_UNIT(PARAMS,
 	 .name = "cq-stats",
 	 .desc = "loop: count completions by result and latency, change nothing",
 	 .example = "iouring-bpf run cq-stats --count 256",
-	 .mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted; not on an SQ_REWIND ring (it cannot see how many SQEs the app queued there: refused at attach)");
+	 .mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail");

@@ -31,6 +31,11 @@
  * application entering with min_complete 0, as `run` does, the meaning
  * is the same on both hooks.
  *
+ * On an SQ_REWIND ring (Linux 7.0+) the kernel ignores the SQ head and
+ * tail, so the new SQEs are the ones the application counted in the SQ
+ * tail before it entered (iouring_bpf.h, "The application's SQEs on an
+ * SQ_REWIND ring"); the program submits them from index 0 and zeroes it.
+ *
  * Run:   iouring-bpf run hybrid-poll --count 200 --set spin_us=200
  *        (200 timerfd reads, alternately 20 us and 2 ms away, each waited
  *        for with min_complete 0; every wait must return with its CQE, and
@@ -42,7 +47,10 @@
 char LICENSE[] SEC("license") = "GPL";
 
 IOU_EXIT_INFO_DEFINE();
-/* it submits the application's SQEs: not on an SQ_REWIND ring */
+/*
+ * it submits the application's SQEs (mainline); on an SQ_REWIND ring the
+ * application stores how many in the SQ tail (iouring_bpf.h)
+ */
 IOU_APP_SQES();
 
 const volatile __u64 spin_us = 200;

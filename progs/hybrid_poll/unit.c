@@ -17,4 +17,4 @@ IOU_UNIT(PARAMS,
 	 .name = "hybrid-poll",
 	 .desc = "loop: poll the CQ up to spin_us before sleeping",
 	 .example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
-	 .mainline_note = "the hook hides min_complete: every wait is for `want` CQEs; a call that finds SQEs submits them and returns at once; not on an SQ_REWIND ring (it cannot see how many SQEs the app queued there: refused at attach)");
+	 .mainline_note = "the hook hides min_complete: every wait is for `want` CQEs; a call that finds SQEs submits them and returns at once; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail");
