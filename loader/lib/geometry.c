@@ -142,18 +142,19 @@ static long long rodata_int(const struct iouring_bpf *h, const char *name)
  * fills SQEs at the SQ tail and does not know SQ_REWIND (no iou_sq_rewind
  * global: built with an older header) would write SQEs where the kernel
  * of an SQ_REWIND ring never looks, and move a tail that must stay 0; a
- * program that submits the application's SQEs (iou_app_sqes = 1) cannot
- * learn their number on such a ring. Both are refused here, at the bind,
- * rather than stop after a few requests or do nothing.
+ * program that submits the application's SQEs and was built before the
+ * SQ tail carried their number there (iou_app_sqes = 1; 2 and up read it)
+ * cannot learn it. Both are refused here, at the bind, rather than stop
+ * after a few requests or do nothing.
  */
 static int geo_mode_ok(struct iouring_bpf *h, const struct io_uring_params *p,
 		       struct iouring_bpf_error *err)
 {
 	if (!iou_ring_is_rewind(h, p))
 		return 0;
-	if (rodata_int(h, "iou_app_sqes") > 0)
+	if (rodata_int(h, "iou_app_sqes") == 1)
 		return iou_fail(err, IOURING_BPF_USAGE, EOPNOTSUPP,
-				"%s submits the application's SQEs, and the ring has IORING_SETUP_SQ_REWIND: there the kernel takes SQEs from index 0 and only io_uring_enter()'s to_submit says how many, which the loop hook does not pass to the program; create the ring without IORING_SETUP_SQ_REWIND (NO_SQARRAY alone is fine)",
+				"%s submits the application's SQEs, and the ring has IORING_SETUP_SQ_REWIND: there only io_uring_enter()'s to_submit says how many, which the loop hook does not pass on, and the program was built with an iouring_bpf.h that does not read the count from the SQ tail; rebuild it with the current iouring_bpf.h, or create the ring without IORING_SETUP_SQ_REWIND (NO_SQARRAY alone is fine)",
 				h->name);
 	if ((geo_has(h, G_SQ_TAIL) || geo_has(h, G_SQES_SIZE)) &&
 	    !geo_has(h, G_SQ_REWIND))

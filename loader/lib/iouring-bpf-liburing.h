@@ -36,6 +36,9 @@
  * IORING_SETUP_SQ_REWIND (Linux 7.0+, liburing 2.14+): ring->flags says
  * so, and the library binds the program to fill its SQEs from index 0
  * (the SQ head and tail stay 0, so the resync below changes nothing).
+ * A program that submits the application's SQEs (batch-wait, cq-stats,
+ * hybrid-poll) learns their number from the SQ tail there: call
+ * iouring_bpf_liburing_publish() before each io_uring_submit*().
  */
 #ifndef __IOURING_BPF_LIBURING_H
 #define __IOURING_BPF_LIBURING_H
@@ -159,6 +162,19 @@ static inline void iouring_bpf_liburing_resync(struct io_uring *ring)
 
 	ring->sq.sqe_head = tail;
 	ring->sq.sqe_tail = tail;
+}
+
+/*
+ * Before io_uring_submit() (or _and_wait()) while a program that submits
+ * the application's SQEs is attached: store liburing's SQ tail in the
+ * ring. On an SQ_REWIND ring that is the number of SQEs queued from index
+ * 0, which the program reads there, since the loop hook does not pass
+ * to_submit on (the program zeroes it when it has submitted them); on the
+ * other rings it is what io_uring_submit() stores itself a moment later.
+ */
+static inline void iouring_bpf_liburing_publish(struct io_uring *ring)
+{
+	__atomic_store_n(ring->sq.ktail, ring->sq.sqe_tail, __ATOMIC_RELEASE);
 }
 
 #endif /* __IOURING_BPF_LIBURING_H */
