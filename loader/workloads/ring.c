@@ -97,7 +97,14 @@ int ring_init_fd(struct ring *r, int fd, const struct io_uring_params *p)
 	r->sq_entries = p->sq_entries;
 	if (!(p->flags & IORING_SETUP_NO_SQARRAY))
 		r->sq_array = PTR(r->ring_mem, p->sq_off.array);
-	r->sqe_tail = *r->sq_tail;
+	/*
+	 * bit 20 is SQ_REWIND on mainline, IORING_SETUP_BPF on the project's
+	 * kernel (which says IORING_FEAT_BPF); SQ_REWIND needs NO_SQARRAY
+	 */
+	r->sq_rewind = (p->flags & IORING_SETUP_SQ_REWIND) &&
+		       (p->flags & IORING_SETUP_NO_SQARRAY) &&
+		       !(p->features & IORING_FEAT_BPF);
+	r->sqe_tail = r->sq_rewind ? 0 : *r->sq_tail;
 	r->cq_head = PTR(r->ring_mem, p->cq_off.head);
 	r->cq_tail = PTR(r->ring_mem, p->cq_off.tail);
 	r->cq_mask = *(unsigned int *)PTR(r->ring_mem, p->cq_off.ring_mask);
@@ -148,10 +155,17 @@ int ring_submit_and_wait(struct ring *r, unsigned int wait)
 {
 	unsigned int n = ring_flush(r);
 	unsigned int flags = wait ? IORING_ENTER_GETEVENTS : 0;
+	int ret;
 
 	if (!n && !wait)
 		return 0;
-	return io_uring_enter_raw(r->fd, n, wait, flags, NULL, 0);
+	ret = io_uring_enter_raw(r->fd, n, wait, flags, NULL, 0);
+	if (r->sq_rewind && n) {
+		/* taken (or dropped) from index 0: the next SQE goes there */
+		r->sqe_tail = 0;
+		__atomic_store_n(r->sq_tail, 0, __ATOMIC_RELEASE);
+	}
+	return ret;
 }
 
 int ring_wait(struct ring *r, unsigned int min_complete, long long timeout_ns)

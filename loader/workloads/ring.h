@@ -52,6 +52,14 @@ struct ring {
 	unsigned int		*sq_head, *sq_tail, *sq_array;
 	unsigned int		sq_mask, sq_entries;
 	unsigned int		sqe_tail;	/* local, published by flush */
+	/*
+	 * IORING_SETUP_SQ_REWIND (Linux 7.0+): SQEs from index 0 on every
+	 * submit, the kernel ignores head and tail. sqe_tail then counts the
+	 * SQEs filled since the last submit, and flush stores that count in
+	 * the SQ tail, where a loop program that submits the application's
+	 * SQEs reads it (progs/iouring_bpf.h); a submit sets both back to 0.
+	 */
+	int			sq_rewind;
 	unsigned int		*cq_head, *cq_tail;
 	unsigned int		cq_mask, cq_entries;
 	struct io_uring_cqe	*cqes;
