@@ -17,9 +17,15 @@
  *  - copy, a 1 MiB + 123 byte file in 64 KiB blocks: the output is
  *    identical, the program says DONE;
  *  - batch-wait, cq-stats, hybrid-poll (they submit the application's
- *    SQEs): 4 NOPs queued by the application complete; on SQ_REWIND,
- *    where they cannot know how many SQEs the application queued, the
- *    attach is refused (USAGE, naming SQ_REWIND) and nothing runs;
+ *    SQEs): two rounds of 4 NOPs queued by the application complete, in
+ *    order, each once; on SQ_REWIND the application stores the count in
+ *    the SQ tail and the program zeroes it (progs/iouring_bpf.h, "The
+ *    application's SQEs on an SQ_REWIND ring"); cq-stats: a further call
+ *    with nothing queued submits nothing, and on SQ_REWIND a tail above
+ *    sq_entries stops it with an error and no request;
+ *  - with $RING_MODES_APP_OBJ (build/progs/cq_stats.bpf.o), on SQ_REWIND:
+ *    the object with iou_app_sqes set to 1 (built with a header that had
+ *    no count in the tail) is refused at attach (USAGE);
  *  - with $RING_MODES_TAIL_OBJ (examples/mainline_nops.bpf.o), on the
  *    NO_SQARRAY rings: an object of liburing's style that fills SQEs at
  *    the SQ tail runs, and is refused (USAGE) on SQ_REWIND;
@@ -279,57 +285,135 @@ out:
 	unlink(out);
 }
 
-/* a program that submits the application's SQEs: 4 NOPs complete */
+/*
+ * one round of the application's SQEs: 4 NOPs (user_data first..first+3)
+ * queued by ring_get_sqe() and published by ring_flush(): the SQ tail
+ * moves, or on SQ_REWIND it holds the count (progs/iouring_bpf.h, "The
+ * application's SQEs on an SQ_REWIND ring"). The number of CQEs reaped,
+ * the wrong ones in *bad.
+ */
+static unsigned int app_round(struct ring *r, const struct mode *m,
+			      const char *prog, __u64 first, unsigned int *bad)
+{
+	unsigned int i, got = 0, pending;
+	int tries;
+
+	for (i = 0; i < 4; i++)
+		ring_prep_nop(ring_get_sqe(r), first + i);
+	/*
+	 * to_submit: v3's kernel submits them before the program runs,
+	 * mainline's hook ignores it and the program submits them
+	 */
+	pending = ring_flush(r);
+	for (tries = 0; tries < 20 && ring_cq_ready(r) < 4; tries++, pending = 0)
+		if (io_uring_enter_raw(r->fd, pending, 0,
+				       IORING_ENTER_GETEVENTS, NULL, 0) < 0)
+			break;
+	if (is_rewind(m)) {
+		CHECK(*r->sq_tail == 0 && *r->sq_head == 0,
+		      "%s: %s took the count from the SQ tail and zeroed it (tail %u, head %u)",
+		      m->name, prog, *r->sq_tail, *r->sq_head);
+		r->sqe_tail = 0;	/* the next SQE goes to index 0 */
+	}
+	while (ring_cq_ready(r)) {
+		struct io_uring_cqe *cqe = ring_peek_cqe(r);
+
+		*bad += cqe->res != 0 || cqe->user_data != first + got;
+		got++;
+		ring_cq_advance(r, 1);
+	}
+	return got;
+}
+
+/* an SQ_REWIND tail that is no count: the program refuses it */
+static void app_bad_count(struct ring *r, struct iouring_bpf *h,
+			  const char *prog)
+{
+	char msg[IOU_EXIT_MSG_LEN];
+	int ret, kind;
+
+	__atomic_store_n(r->sq_tail, r->sq_entries + 1, __ATOMIC_RELEASE);
+	ret = io_uring_enter_raw(r->fd, 0, 0, IORING_ENTER_GETEVENTS, NULL, 0);
+	kind = exit_kind(h, msg, sizeof(msg));
+	CHECK(ret == 0 && kind == IOU_EXIT_KIND_ERROR &&
+	      strstr(msg, "SQ tail above sq_entries") && !ring_cq_ready(r) &&
+	      *r->sq_tail == 0,
+	      "rewind: %s refuses an SQ tail of sq_entries + 1: enter %d, exit %d \"%s\", %u CQEs, tail now %u",
+	      prog, ret, kind, msg, ring_cq_ready(r), *r->sq_tail);
+}
+
+/*
+ * a program that submits the application's SQEs, on every mode: two
+ * rounds of 4 NOPs complete, in order, each once (on SQ_REWIND both at
+ * index 0..3); cq-stats, whose wait returns when nothing is in flight:
+ * a further call submits nothing again, and on SQ_REWIND a tail that is
+ * no count stops it with an error
+ */
 static void app_sqes(const struct mode *m, const char *prog)
 {
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
-	unsigned int i, got = 0, bad = 0, pending;
+	unsigned int got, bad = 0, want_head = is_rewind(m) ? 0 : 8;
 	struct ring r;
-	int tries;
 
 	if (make_ring(&r, m)) {
 		fails++;
 		return;
 	}
 	h = iouring_bpf_attach(r.fd, prog, NULL, &err);
-	if (is_rewind(m)) {
-		CHECK(!h && err.status == IOURING_BPF_USAGE &&
-		      strstr(err.msg, "SQ_REWIND"),
-		      "%s: %s refused (status %d): %s", m->name, prog,
-		      h ? 0 : err.status, h ? "attached" : err.msg);
-		iouring_bpf_detach(h);
-		ring_exit(&r);
-		return;
-	}
 	CHECK(h, "%s: attach %s%s%s", m->name, prog, h ? "" : ": ",
 	      h ? "" : err.msg);
 	if (!h) {
 		ring_exit(&r);
 		return;
 	}
-	for (i = 1; i <= 4; i++)
-		ring_prep_nop(ring_get_sqe(&r), i);
-	/*
-	 * to_submit: v3's kernel submits them before the program runs,
-	 * mainline's hook ignores it and the program submits them
-	 */
-	pending = ring_flush(&r);
-	for (tries = 0; tries < 20 && ring_cq_ready(&r) < 4; tries++, pending = 0)
-		if (io_uring_enter_raw(r.fd, pending, 0,
-				       IORING_ENTER_GETEVENTS, NULL, 0) < 0)
-			break;
-	while (ring_cq_ready(&r)) {
-		struct io_uring_cqe *cqe = ring_peek_cqe(&r);
+	got = app_round(&r, m, prog, 1, &bad);
+	got += app_round(&r, m, prog, 5, &bad);
+	CHECK(got == 8 && !bad && *r.sq_head == want_head,
+	      "%s: %s: the application's 2 x 4 NOPs completed (%u CQEs, %u wrong, SQ head %u, want %u)",
+	      m->name, prog, got, bad, *r.sq_head, want_head);
+	if (!strcmp(prog, "cq-stats")) {
+		long long cqes = -1, submits = -1;
+		int ret = io_uring_enter_raw(r.fd, 0, 0, IORING_ENTER_GETEVENTS,
+					     NULL, 0);
 
-		bad += cqe->res != 0 || cqe->user_data != got + 1;
-		got++;
-		ring_cq_advance(&r, 1);
+		iouring_bpf_var_int(h, "nr_cqes", &cqes);
+		iouring_bpf_var_int(h, "submits", &submits);
+		CHECK(ret == 0 && !ring_cq_ready(&r) && cqes == 8,
+		      "%s: %s: a call with nothing queued submits nothing (enter %d, %u new CQEs; it counted %lld CQEs, %lld submitting calls)",
+		      m->name, prog, ret, ring_cq_ready(&r), cqes, submits);
+		if (is_rewind(m))
+			app_bad_count(&r, h, prog);
 	}
-	CHECK(got == 4 && !bad && *r.sq_head == 4,
-	      "%s: %s: the application's 4 NOPs completed (%u CQEs, %u wrong, SQ head %u)",
-	      m->name, prog, got, bad, *r.sq_head);
 	iouring_bpf_detach(h);
+	ring_exit(&r);
+}
+
+/*
+ * an object that submits the application's SQEs, built before the SQ
+ * tail carried their count on SQ_REWIND (iou_app_sqes 1): refused there
+ */
+static void app_sqes_old(const struct mode *m, const char *obj)
+{
+	struct iouring_bpf_error err;
+	struct iouring_bpf *h;
+	struct ring r;
+	int ret;
+
+	if (make_ring(&r, m)) {
+		fails++;
+		return;
+	}
+	h = iouring_bpf_open(obj, &err);
+	ret = h ? iouring_bpf_set_var(h, "iou_app_sqes", 1, &err) : -1;
+	if (!ret)
+		ret = iouring_bpf_start(h, r.fd, NULL, NULL, &err);
+	CHECK(h && ret && err.status == IOURING_BPF_USAGE &&
+	      strstr(err.msg, "SQ_REWIND") &&
+	      strstr(err.msg, "rebuild it with the current iouring_bpf.h"),
+	      "%s: an object with iou_app_sqes 1 (an older header) is refused (status %d): %s",
+	      m->name, ret ? err.status : 0, ret ? err.msg : "attached");
+	iouring_bpf_close(h);
 	ring_exit(&r);
 }
 
@@ -429,6 +513,8 @@ static void run_mode(const struct mode *m, const char *dir)
 	app_sqes(m, "batch-wait");
 	app_sqes(m, "cq-stats");
 	app_sqes(m, "hybrid-poll");
+	if (getenv("RING_MODES_APP_OBJ") && is_rewind(m))
+		app_sqes_old(m, getenv("RING_MODES_APP_OBJ"));
 	/* mainline_nops assumes NO_SQARRAY: not on the SQ-array ring */
 	if (getenv("RING_MODES_TAIL_OBJ") && m->flags)
 		tail_object(m, getenv("RING_MODES_TAIL_OBJ"));
