@@ -37,6 +37,7 @@
 #endif
 
 #define NR	1000
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static int fails;
 
@@ -79,7 +80,7 @@ static int exit_kind(struct iouring_bpf *h, char *msg, size_t len)
 
 static void nop_chain(void)
 {
-	const char *params[] = { "nr=1000", "depth=4", NULL };
+	static const char *const params[] = { "nr=1000", "depth=4", NULL };
 	long long done = -1, issued = -1, errors = -1, rw = -1;
 	char msg[IOU_EXIT_MSG_LEN];
 	struct iouring_bpf_error err;
@@ -150,7 +151,7 @@ static void cq_stats(void)
 	      h ? "" : ": ", h ? "" : err.msg);
 	if (!h)
 		goto out;
-	for (r = 0; r < sizeof(rounds) / sizeof(rounds[0]); r++) {
+	for (r = 0; r < ARRAY_SIZE(rounds); r++) {
 		unsigned int got = 0, bad = 0, published;
 
 		n = rounds[r];
@@ -192,10 +193,10 @@ static void cq_stats(void)
 	iouring_bpf_var_int(h, "nr_pos", &pos);
 	iouring_bpf_var_int(h, "submits", &submits);
 	CHECK(cqes == total && pos == reads &&
-	      submits == sizeof(rounds) / sizeof(rounds[0]),
+	      submits == ARRAY_SIZE(rounds),
 	      "cq-stats counted %lld CQEs (app %u), %lld positive (app %u), %lld submitting calls (want %zu)",
 	      cqes, total, pos, reads, submits,
-	      sizeof(rounds) / sizeof(rounds[0]));
+	      ARRAY_SIZE(rounds));
 	iouring_bpf_detach(h);
 out:
 	io_uring_queue_exit(&ring);
