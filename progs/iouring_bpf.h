@@ -302,13 +302,29 @@ struct iou_loop_args {
 struct iou_loop {
 	void			*ctx;	/* io_ring_ctx (v3, 7.1), iou_ctx (7.2) */
 	struct iou_loop_args	*lp;	/* iou_loop_state / iou_loop_params */
+	__u32			mode;	/* IOU_RING_*: a constant, see below */
 };
+
+/*
+ * The ring's mode, as the geometry globals the loader sets say
+ * (iou_sq_array, iou_sq_rewind, iou_sqe_size, iou_cqe_size; further
+ * down). IOU_LOOP_PROG() reads them once per call and runs a copy of the
+ * program's body made for that mode, where L->mode (and the iou_ring's
+ * mode) is a constant: the SQ and CQ helpers test constants, the
+ * compiler keeps in each copy only its mode's code, and the verifier
+ * only looks at the copy the ring's mode selects. A request costs no
+ * test of the mode at all (nop-chain: about 20 instructions per NOP).
+ */
+#define IOU_RING_SQ_ARRAY	(1U << 0)	/* the ring has an SQ array */
+#define IOU_RING_SQ_REWIND	(1U << 1)	/* SQEs from index 0 (7.0+) */
+#define IOU_RING_BIG		(1U << 2)	/* SQE128 or CQE32 */
 
 /*
  * IOU_LOOP_PROG(fn) { ... } defines the loop callback; the body sees
  * `struct iou_loop *L` and returns IOU_WAIT or IOU_STOP. Sleepable,
  * because iou_submit() calls bpf_io_uring_submit_sqes().
  */
+#define __IOU_LOOP_BODY(fn, l, m)	({ (l).mode = (m); ____iou_##fn(&(l)); })
 #define IOU_LOOP_PROG(fn)						\
 	static __always_inline int ____iou_##fn(struct iou_loop *L);	\
 	SEC("struct_ops.s/loop")					\
@@ -316,7 +332,21 @@ struct iou_loop {
 	{								\
 		struct iou_loop ___l = { .ctx = ring, .lp = lp };	\
 									\
-		return ____iou_##fn(&___l);				\
+		if (iou_sqe_size != IOU_SQE_SIZE ||			\
+		    iou_cqe_size != IOU_CQE_SIZE) {			\
+			if (iou_sq_rewind)				\
+				return __IOU_LOOP_BODY(fn, ___l,	\
+					IOU_RING_SQ_REWIND | IOU_RING_BIG); \
+			if (iou_sq_array)				\
+				return __IOU_LOOP_BODY(fn, ___l,	\
+					IOU_RING_SQ_ARRAY | IOU_RING_BIG); \
+			return __IOU_LOOP_BODY(fn, ___l, IOU_RING_BIG);	\
+		}							\
+		if (iou_sq_rewind)					\
+			return __IOU_LOOP_BODY(fn, ___l, IOU_RING_SQ_REWIND); \
+		if (iou_sq_array)					\
+			return __IOU_LOOP_BODY(fn, ___l, IOU_RING_SQ_ARRAY); \
+		return __IOU_LOOP_BODY(fn, ___l, 0);			\
 	}								\
 	static __always_inline int ____iou_##fn(struct iou_loop *L)
 
@@ -400,7 +430,6 @@ static __always_inline __u64 iou_wait_timeout_get(struct iou_loop *L)
 	return 0x7fffffffffffffffULL;
 }
 
-static __always_inline __u32 iou_sq_rewind_ring(void);
 static __always_inline void iou_sq_rewind_reset(void);
 
 /*
@@ -413,7 +442,7 @@ static __always_inline int iou_submit(struct iou_loop *L, __u32 nr)
 {
 	int ret = bpf_io_uring_submit_sqes(L->ctx, nr);
 
-	if (iou_sq_rewind_ring())
+	if (L->mode & IOU_RING_SQ_REWIND)
 		iou_sq_rewind_reset();
 	return ret;
 }
@@ -450,8 +479,8 @@ const volatile __u32 iou_sq_rewind;
 
 /*
  * The three SQ modes, chosen at run time from iou_sq_array and
- * iou_sq_rewind (constants to the verifier: one object serves all three,
- * the other modes' branches are dead code and cost nothing):
+ * iou_sq_rewind (one object serves all three: IOU_LOOP_PROG() runs the
+ * body's copy for the ring's mode, see IOU_RING_SQ_ARRAY):
  *
  *   SQ array      the kernel takes the SQEs whose indexes the SQ array
  *                 holds between head and tail; iou_sqe_get() writes
@@ -478,11 +507,6 @@ const volatile __u32 iou_sq_rewind;
 
 /* SQEs filled at index 0.. since the last submit (SQ_REWIND rings only) */
 __u32 iou_sq_rw_queued;
-
-static __always_inline __u32 iou_sq_rewind_ring(void)
-{
-	return iou_sq_rewind;
-}
 
 static __always_inline void iou_sq_rewind_reset(void)
 {
@@ -536,7 +560,18 @@ struct iou_ring {
 	__u32	sq_tail;	/* local SQ tail, published by iou_sq_commit */
 	__u32	sq_queued;	/* SQEs filled since the last commit */
 	__u32	sq_ok;		/* the SQ layout we were given is the ring's */
+	__u32	mode;		/* IOU_RING_*, the loop's: a constant */
 };
+
+static __always_inline __u32 iou_ring_sqe_size(struct iou_ring *r)
+{
+	return r->mode & IOU_RING_BIG ? iou_sqe_size : IOU_SQE_SIZE;
+}
+
+static __always_inline __u32 iou_ring_cqe_size(struct iou_ring *r)
+{
+	return r->mode & IOU_RING_BIG ? iou_cqe_size : IOU_CQE_SIZE;
+}
 
 /*
  * Does the ring have the SQ mode the loader gave us (iou_sq_array,
@@ -588,8 +623,10 @@ static __always_inline int iou_ring_init(struct iou_loop *L,
 	r->sq_tail_p = (__u32 *)(rings + iou_sq_tail);
 	r->cq_head_p = (__u32 *)(rings + iou_cq_head);
 	r->cq_tail_p = (__u32 *)(rings + iou_cq_tail);
+	r->mode = L->mode;
 	/* SQ_REWIND: the tail stays 0 and is not used (iou_sq_next()) */
-	r->sq_tail = iou_sq_rewind ? 0 : *(volatile __u32 *)r->sq_tail_p;
+	r->sq_tail = r->mode & IOU_RING_SQ_REWIND ?
+		     0 : *(volatile __u32 *)r->sq_tail_p;
 	r->sq_queued = 0;
 	r->sq_ok = 0;
 	return 0;
@@ -629,7 +666,7 @@ static __always_inline struct io_uring_cqe *iou_cqe_at(struct iou_ring *r,
 						       __u32 idx)
 {
 	return (void *)(r->rings + iou_cqes +
-			(__u64)(idx & iou_cq_mask) * iou_cqe_size);
+			(__u64)(idx & iou_cq_mask) * iou_ring_cqe_size(r));
 }
 
 /* the oldest CQE not yet consumed, or NULL if the CQ is empty */
@@ -669,14 +706,14 @@ static __always_inline void iou_cq_advance(struct iou_ring *r, __u32 n)
  */
 static __always_inline __u32 iou_sq_next(struct iou_ring *r)
 {
-	if (iou_sq_rewind)
+	if (r->mode & IOU_RING_SQ_REWIND)
 		return *(volatile __u32 *)&iou_sq_rw_queued + r->sq_queued;
 	return r->sq_tail;
 }
 
 static __always_inline __u32 iou_sq_space(struct iou_ring *r)
 {
-	if (iou_sq_rewind)
+	if (r->mode & IOU_RING_SQ_REWIND)
 		return iou_sq_entries - iou_sq_next(r);
 	return iou_sq_entries - (r->sq_tail - *(volatile __u32 *)r->sq_head_p);
 }
@@ -688,7 +725,7 @@ static __always_inline __u32 iou_sq_space(struct iou_ring *r)
  */
 static __always_inline __u32 iou_sq_pending(struct iou_ring *r)
 {
-	if (iou_sq_rewind)
+	if (r->mode & IOU_RING_SQ_REWIND)
 		return *(volatile __u32 *)&iou_sq_rw_queued;
 	return *(volatile __u32 *)r->sq_tail_p -
 	       *(volatile __u32 *)r->sq_head_p;
@@ -702,11 +739,11 @@ static __always_inline struct io_uring_sqe *iou_sqe_get(struct iou_ring *r)
 
 	if (!r->sq_ok || !iou_sq_space(r))
 		return NULL;
-	if (iou_sq_array)
+	if (r->mode & IOU_RING_SQ_ARRAY)
 		*(__u32 *)(r->rings + iou_sq_array + (__u64)idx * 4) = idx;
-	sqe = (void *)(r->sqes + (__u64)idx * iou_sqe_size);
+	sqe = (void *)(r->sqes + (__u64)idx * iou_ring_sqe_size(r));
 	__builtin_memset(sqe, 0, IOU_SQE_SIZE);
-	if (iou_sqe_size > IOU_SQE_SIZE)
+	if (iou_ring_sqe_size(r) > IOU_SQE_SIZE)
 		__builtin_memset((__u8 *)sqe + IOU_SQE_SIZE, 0, IOU_SQE_SIZE);
 	r->sq_tail++;
 	r->sq_queued++;
@@ -725,7 +762,7 @@ static __always_inline __u32 iou_sq_commit(struct iou_ring *r)
 {
 	__u32 n = r->sq_queued;
 
-	if (iou_sq_rewind) {
+	if (r->mode & IOU_RING_SQ_REWIND) {
 		/* head and tail stay 0: count in iou_sq_rw_queued instead */
 		*(volatile __u32 *)&iou_sq_rw_queued = iou_sq_next(r);
 	} else {
@@ -767,7 +804,7 @@ static __always_inline int iou_enter_submit(struct iou_loop *L,
 
 	if (iou_kernel_submits())
 		return 0;
-	if (iou_sq_rewind) {
+	if (r->mode & IOU_RING_SQ_REWIND) {
 		n = *(volatile __u32 *)r->sq_tail_p;
 		if (!n)
 			return 0;
@@ -853,7 +890,7 @@ static __always_inline int iou_loop_ring(struct iou_loop *L,
 	 * the app's SQEs on SQ_REWIND: the tail is a count only if the ring
 	 * is one (on another ring it is a running counter)
 	 */
-	if (own_sqes || (iou_sq_rewind && !iou_kernel_submits())) {
+	if (own_sqes || ((r->mode & IOU_RING_SQ_REWIND) && !iou_kernel_submits())) {
 		if (!iou_ring_can_submit(L, r)) {
 			IOU_EXIT_ERROR(-EINVAL, 0, "the ring's SQ layout is not the one given");
 			return -EINVAL;

@@ -7,6 +7,11 @@
  * prep writes pdu[i] = (user_data + i) for i in 0..23 (pdu[16..23] also as
  * one 8-byte store in mode 1 = flag bit 0), issue checks all 24 bytes:
  * res = 2400 if every byte survived, else -EBADMSG and bad_index is set.
+ *
+ * fresh_op (id 21) has no prep_fn: its issue_fn reads a pdu nobody wrote,
+ * which must be zero, not what the io_kiocb's previous user (a POLL_ADD,
+ * say) left there: res = 0 if all 24 bytes are zero, else -EBADMSG with
+ * the first nonzero 8-byte word in fresh_word.
  */
 #include "t_common.bpf.h"
 
@@ -14,6 +19,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 int bad_index = -1;
 int issue_calls;
+__u64 fresh_word;
+int fresh_calls;
 
 SEC("struct_ops/prep_fn")
 int BPF_PROG(pdu_prep, struct uring_bpf_data *data,
@@ -66,4 +73,28 @@ struct uring_bpf_ops pdu_op = {
 	.id = 20,
 	.prep_fn = (void *)pdu_prep,
 	.issue_fn = (void *)pdu_issue,
+};
+
+SEC("struct_ops/issue_fn")
+int BPF_PROG(fresh_issue, struct uring_bpf_data *data)
+{
+	fresh_calls++;
+#pragma clang loop unroll(full)
+	for (int i = 0; i < 24; i += 8) {
+		__u64 w = *(__u64 *)&data->pdu[i];
+
+		if (w) {
+			fresh_word = w;
+			uring_bpf_set_result(data, -EBADMSG);
+			return 0;
+		}
+	}
+	uring_bpf_set_result(data, 0);
+	return 0;
+}
+
+SEC(".struct_ops.link")
+struct uring_bpf_ops fresh_op = {
+	.id = 21,
+	.issue_fn = (void *)fresh_issue,
 };

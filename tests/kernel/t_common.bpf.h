@@ -103,9 +103,11 @@ static __always_inline int t_cqe_res(__u8 *cqe)
 }
 
 #define EPERM		1
+#define ENOENT		2
 #define EINTR		4
 #define EIO		5
 #define EBADF		9
+#define EAGAIN		11
 #define ENOMEM		12
 #define EFAULT		14
 #define EBUSY		16

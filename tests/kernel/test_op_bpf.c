@@ -32,6 +32,7 @@ enum {
 #define ID_NOPREP	16
 #define ID_NOISSUE	17
 #define ID_PDU		20
+#define ID_PDU_FRESH	21
 #define ID_UNUSED	200
 
 static struct op_basic *skel;
@@ -448,6 +449,67 @@ static void t_pdu_last_byte(void)
 	CHECK_EQ(p->data->bad_index, -1, "first pdu byte that did not survive");
 out:
 	t_detach(&link);
+	uring_exit(&r);
+out_skel:
+	op_pdu__destroy(p);
+}
+
+/*
+ * The pdu an op without prep_fn sees at issue is zero: before the fix it
+ * held what the io_kiocb's last user left, after a POLL_ADD a kernel text
+ * address (io_poll_wake) and the io_kiocb's heap address. Each round
+ * completes a POLL_ADD on a pipe, then issues BPF requests on the freed
+ * io_kiocbs (the ring's request cache hands the last freed one out first).
+ */
+static void t_pdu_starts_zeroed(void)
+{
+	struct bpf_link *link = NULL;
+	struct io_uring_cqe cqe;
+	struct io_uring_sqe *sqe;
+	struct op_pdu *p;
+	struct uring r;
+	int pp[2], res, ret;
+
+	p = op_pdu__open_and_load();
+	if (!CHECK_PTR(p, "op_pdu__open_and_load"))
+		return;
+	if (!bpf_ring(&r, 8, 0))
+		goto out_skel;
+	if (!CHECK_EQ(pipe(pp), 0, "pipe"))
+		goto out_ring;
+	if (!CHECK_EQ(t_attach(p->maps.fresh_op, &link), 0, "attach fresh_op"))
+		goto out;
+	for (int round = 0; round < 4; round++) {
+		char c;
+
+		sqe = uring_get_sqe(&r);
+		sqe->opcode = 6;	/* IORING_OP_POLL_ADD */
+		sqe->fd = pp[0];
+		sqe->poll32_events = POLLIN;
+		sqe->user_data = 1;
+		if (!CHECK_EQ(uring_submit(&r), 1, "submit POLL_ADD on a pipe") ||
+		    !CHECK_EQ(write(pp[1], "x", 1), 1, "write the pipe"))
+			break;
+		ret = uring_wait_cqe(&r, &cqe, T_CQE_TIMEOUT_MS);
+		if (!CHECK_EQ(ret, 0, "POLL_ADD's CQE"))
+			break;
+		CHECK_EQ(read(pp[0], &c, 1), 1, "drain the pipe");
+		for (int i = 0; i < 2; i++) {
+			res = 1;
+			ret = t_bpf_one(&r, T_BPF_OP_FLAGS(ID_PDU_FRESH, 0, 0, 0),
+					0, 2, &res);
+			if (CHECK_EQ(ret, 0, "submit/wait"))
+				CHECK_EQ(res, 0, "issue_fn without prep_fn: pdu all zero");
+		}
+	}
+	CHECK_EQ(p->bss->fresh_word, 0, "first nonzero pdu word seen (a kernel "
+		 "address left by POLL_ADD)");
+	CHECK_EQ(p->bss->fresh_calls, 8, "fresh_op issue_fn calls");
+out:
+	t_detach(&link);
+	close(pp[0]);
+	close(pp[1]);
+out_ring:
 	uring_exit(&r);
 out_skel:
 	op_pdu__destroy(p);
@@ -913,6 +975,7 @@ int main(int argc, char **argv)
 	RUN(t_set_result_internal_errno);
 	RUN(t_pdu_survives);
 	RUN(t_pdu_last_byte);
+	RUN(t_pdu_starts_zeroed);
 	RUN(t_chain_map);
 	RUN(t_custom_flags);
 	RUN(t_register_twice_ebusy);

@@ -21,6 +21,7 @@
 #include "op_memcpy.skel.h"
 #include "op_memcpy_ns.skel.h"
 #include "op_sleepable_cleanup.skel.h"
+#include "op_memcpy_cb.skel.h"
 
 #define ID_MEMCPY	40
 #define PAGE		4096u
@@ -1060,6 +1061,70 @@ static void t_sleepable_only_prep_and_issue(void)
 	op_sleepable_cleanup__destroy(sc);
 }
 
+/*
+ * A sleepable program's kfunc body may fault and sleep: the verifier
+ * accepts it in a bpf_loop() callback (run where bpf_loop() was called)
+ * and refuses it in a bpf_for_each_map_elem() callback over a hash map
+ * (run under rcu_read_lock(): the debug kernel reported "suspicious RCU
+ * usage" and "sleeping function called from invalid context" before).
+ */
+static void t_memcpy_in_callbacks(void)
+{
+	struct bpf_link *link = NULL;
+	unsigned char *p1, *p2;
+	struct op_memcpy_cb *cb;
+	unsigned int id0 = cur_id;
+	struct mc m = {0};
+	int ret, res = 0;
+
+	if (!need_setup())
+		return;
+	cb = op_memcpy_cb__open();
+	if (!CHECK_PTR(cb, "op_memcpy_cb__open"))
+		return;
+	bpf_map__set_autocreate(cb->maps.loop_op, false);
+	bpf_program__set_autoload(cb->progs.loop_issue, false);
+	expect_refused(cb->obj, "a sleepable issue_fn calling the memcpy kfunc "
+		       "from a hash map's bpf_for_each_map_elem() callback",
+		       "may fault in a sleepable program");
+	op_memcpy_cb__destroy(cb);
+
+	cb = op_memcpy_cb__open();
+	if (!CHECK_PTR(cb, "op_memcpy_cb__open"))
+		return;
+	bpf_map__set_autocreate(cb->maps.hash_op, false);
+	bpf_program__set_autoload(cb->progs.hash_issue, false);
+	ret = op_memcpy_cb__load(cb);
+	if (!CHECK_EQ(ret, 0, "a sleepable issue_fn calling the memcpy kfunc "
+		      "from a bpf_loop() callback loads"))
+		goto out;
+	if (!CHECK_EQ(t_attach(cb->maps.loop_op, &link), 0, "attach loop_op (id 44)"))
+		goto out;
+	p1 = map_buf(PAGE);
+	p2 = map_buf(PAGE);
+	if (!CHECK_TRUE(p1 && p2, "buffers"))
+		goto out;
+	fill(p1, PAGE, 44);
+	m.buf1_type = T_BPF_BUF_PLAIN;
+	m.buf1_addr = (uint64_t)(uintptr_t)p1;
+	m.buf1_len = PAGE;
+	m.buf2_type = T_BPF_BUF_PLAIN;
+	m.buf2_addr = (uint64_t)(uintptr_t)p2;
+	m.buf2_len = PAGE;
+	cur_id = 44;
+	ret = mc_run(&ring, &m, &res);
+	cur_id = id0;
+	if (CHECK_EQ(ret, 0, "copy from a bpf_loop() callback") &&
+	    CHECK_EQ(res, (int)PAGE, "copy from a bpf_loop() callback"))
+		CHECK_MEM(p2, p1, PAGE, "copied bytes");
+	CHECK_GT(cb->bss->cb_calls, 0, "callback calls");
+	munmap(p1, PAGE);
+	munmap(p2, PAGE);
+out:
+	t_detach(&link);
+	op_memcpy_cb__destroy(cb);
+}
+
 /* every request above released the op: the id can be registered again */
 static void t_no_leaked_op_refs(void)
 {
@@ -1095,6 +1160,7 @@ int main(int argc, char **argv)
 	RUN(t_fixed_buffers_unregistered_while_queued);
 	RUN(t_memcpy_in_non_sleepable_prog);
 	RUN(t_sleepable_untouched_pages);
+	RUN(t_memcpy_in_callbacks);
 	RUN(t_no_leaked_op_refs);
 	RUN(t_sleepable_only_prep_and_issue);
 

@@ -44,6 +44,11 @@
  *                            copies its full length into the pages pinned
  *                            at prep; a sleepable op copies the mapping of
  *                            the moment (-EFAULT where it is gone or read-only)
+ *   file_mappings_pinned_like_registered  FOLL_LONGTERM pins, as for
+ *                            registered buffers: a non-sleepable op can't
+ *                            copy into a MAP_SHARED ramfs mapping (-EFAULT,
+ *                            file unchanged) but copies from it; a
+ *                            MAP_PRIVATE file mapping works both ways
  *   thp_fixed_buffer_copy    a registered buffer backed by transparent huge
  *                            pages (one 2 MiB segment), copied to and from a
  *                            plain buffer across page and folio boundaries,
@@ -1163,10 +1168,11 @@ out:
 #define HUGE		(2 * MIB)
 #define THP_LEN		(4 * MIB)	/* two huge pages */
 
-/* AnonHugePages (kB) of the mapping that contains @p, -1 if not found */
-static long smaps_anon_huge_kb(const void *p)
+/* field @key ("Name:") of the mapping that contains @p, in kB; -1 if not found */
+static long smaps_kb(const void *p, const char *key)
 {
 	unsigned long a = (unsigned long)p, lo, hi;
+	size_t klen = strlen(key);
 	bool in = false;
 	char line[512];
 	long v = -1;
@@ -1181,13 +1187,18 @@ static long smaps_anon_huge_kb(const void *p)
 			in = a >= lo && a < hi;
 			continue;
 		}
-		if (in && !strncmp(line, "AnonHugePages:", 14)) {
-			v = strtol(line + 14, NULL, 10);
+		if (in && !strncmp(line, key, klen)) {
+			v = strtol(line + klen, NULL, 10);
 			break;
 		}
 	}
 	fclose(f);
 	return v;
+}
+
+static long smaps_anon_huge_kb(const void *p)
+{
+	return smaps_kb(p, "AnonHugePages:");
 }
 
 /* "[madvise]" etc.: the mode in brackets */
@@ -1344,6 +1355,144 @@ out:
 	KMSG_END(km);
 }
 
+/* ---- 6. file mappings are pinned the way registered buffers are -------- */
+
+#define FM_LEN		(4 * PAGE)
+
+/* one request of @op copying FM_LEN bytes from @src (buffer 1) to @dst */
+static bool fm_copy(int op, void *src, void *dst, int want, const char *what)
+{
+	struct park pk;
+	bool ok;
+
+	ok = CHECK_EQ(park_init(&pk, 1), 0, "ring") &&
+	     CHECK_EQ(park_add(&pk, T_BPF_OP_FLAGS(op, T_BPF_BUF_PLAIN,
+						   T_BPF_BUF_PLAIN, 0),
+			       src, FM_LEN, 0, dst, FM_LEN, want), 0, what) &&
+	     CHECK_EQ(park_submit(&pk), 0, what) &&
+	     CHECK_EQ(pk.parked, 1, what) && park_release(&pk, what);
+	if (!ok)
+		T_INFO("%s: the op's last kfunc result %d", what,
+		       skel->bss->last_ret[op == ID_NS ? 0 : 1]);
+	park_free(&pk);
+	return ok;
+}
+
+static bool file_is(int fd, unsigned char c, const char *what)
+{
+	unsigned char buf[FM_LEN];
+
+	if (!CHECK_EQ(pread(fd, buf, FM_LEN, 0), (long)FM_LEN, "pread the file"))
+		return false;
+	for (size_t i = 0; i < FM_LEN; i++)
+		if (buf[i] != c)
+			return CHECK_EQ(buf[i], c, what);
+	return true;
+}
+
+/*
+ * A non-sleepable op pins its plain buffers at prep and holds them for as
+ * long as the request waits: the same long-term pin as a registered
+ * buffer, taken the same way (FOLL_LONGTERM). On ramfs (its mappings have
+ * page_mkwrite: the kernel tracks their dirty pages) a MAP_SHARED mapping
+ * can't be registered, nor pinned for writing: a non-sleepable op copies
+ * from it but not into it (-EFAULT, the file unchanged; before, the copy
+ * wrote the page-cache page behind the file system's back). A MAP_PRIVATE
+ * file mapping works both ways, as before; a long-term pin of it unshares
+ * its pages (the kernel's rule, so that the pinned page stays the one the
+ * process sees): its Anonymous grows by the buffer, as for a registered
+ * buffer (figure printed).
+ */
+static void t_file_mappings_pinned_like_registered(void)
+{
+	char dir[] = "/run/op_pins_ramfs.XXXXXX", path[64];
+	unsigned char *shared = MAP_FAILED, *priv = MAP_FAILED;
+	unsigned char *a = NULL, *b = NULL, fillb[FM_LEN];
+	int km = kmsg_begin(), fd = -1, ret;
+	bool mounted = false;
+	long anon_kb[2];
+	struct park pk;
+	volatile unsigned char sink;
+
+	if (!need_ops())
+		goto out;
+	if (!CHECK_TRUE(mkdtemp(dir) != NULL, "mkdtemp under /run"))
+		goto out;
+	if (!CHECK_EQ(mount("ramfs", dir, "ramfs", 0, NULL), 0, "mount ramfs"))
+		goto out;
+	mounted = true;
+	snprintf(path, sizeof(path), "%s/f", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	memset(fillb, 0x5a, sizeof(fillb));
+	if (!CHECK_TRUE(fd >= 0, "create a ramfs file") ||
+	    !CHECK_EQ(pwrite(fd, fillb, FM_LEN, 0), (long)FM_LEN, "write it"))
+		goto out;
+	shared = mmap(NULL, FM_LEN, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	priv = mmap(NULL, FM_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	a = map_anon(FM_LEN, true);
+	b = map_anon(FM_LEN, true);
+	if (!CHECK_TRUE(shared != MAP_FAILED && priv != MAP_FAILED && a && b,
+			"map the file shared and private, two anonymous buffers"))
+		goto out;
+	memset(a, 0xa5, FM_LEN);
+
+	/* what registered buffers do with the same mapping */
+	if (CHECK_EQ(park_init(&pk, 1), 0, "ring")) {
+		ret = register_res(&pk.r, shared, FM_LEN);
+		CHECK_TRUE(ret < 0, "IORING_REGISTER_BUFFERS of a MAP_SHARED "
+			   "ramfs mapping is refused");
+		T_INFO("IORING_REGISTER_BUFFERS of it: %d", ret);
+	}
+	park_free(&pk);
+
+	fm_copy(ID_NS, a, shared, -EFAULT,
+		"non-sleepable op copying into a MAP_SHARED ramfs mapping");
+	file_is(fd, 0x5a, "the file after a refused copy into its mapping");
+	if (fm_copy(ID_NS, shared, b, FM_LEN,
+		    "non-sleepable op copying from a MAP_SHARED ramfs mapping"))
+		CHECK_MEM(b, fillb, FM_LEN, "bytes copied from the file");
+	/* a sleepable op writes through the mapping, as a write() would */
+	if (fm_copy(ID_S, a, shared, FM_LEN,
+		    "sleepable op copying into a MAP_SHARED ramfs mapping"))
+		file_is(fd, 0xa5, "the file after the sleepable op's copy");
+
+	/* the private mapping: read, then a source, then a destination */
+	for (size_t i = 0; i < FM_LEN; i += PAGE)
+		sink = priv[i];
+	(void)sink;
+	anon_kb[0] = smaps_kb(priv, "Anonymous:");
+	memset(b, 0, FM_LEN);
+	if (fm_copy(ID_NS, priv, b, FM_LEN, "non-sleepable op copying from "
+		    "a MAP_PRIVATE file mapping"))
+		CHECK_MEM(b, a, FM_LEN, "bytes copied from the private mapping");
+	anon_kb[1] = smaps_kb(priv, "Anonymous:");
+	T_INFO("figures: MAP_PRIVATE ramfs mapping of %lu kB: Anonymous %ld kB "
+	       "after reading it, %ld kB after a request used it as a source",
+	       FM_LEN / KIB, anon_kb[0], anon_kb[1]);
+	memset(b, 0x3c, FM_LEN);
+	if (fm_copy(ID_NS, b, priv, FM_LEN, "non-sleepable op copying into "
+		    "a MAP_PRIVATE file mapping"))
+		CHECK_MEM(priv, b, FM_LEN, "the private mapping after the copy");
+	file_is(fd, 0xa5, "the file under the private mapping copied into");
+	CHECK_EQ(vmpin_settle(0, 5000), 0, "VmPin (kB) at the end");
+out:
+	if (shared != MAP_FAILED)
+		munmap(shared, FM_LEN);
+	if (priv != MAP_FAILED)
+		munmap(priv, FM_LEN);
+	if (a)
+		munmap(a, FM_LEN);
+	if (b)
+		munmap(b, FM_LEN);
+	if (fd >= 0)
+		close(fd);
+	if (mounted)
+		umount2(dir, MNT_DETACH);
+	if (dir[sizeof(dir) - 2] != 'X')
+		rmdir(dir);
+	KMSG_END(km);
+}
+
 int main(int argc, char **argv)
 {
 	const char *lf = getenv("IOURING_BPF_PINS_LONG");
@@ -1360,6 +1509,7 @@ int main(int argc, char **argv)
 	RUN(t_refcount_overflow_refused);
 	RUN(t_buffer_changed_after_prep);
 	RUN(t_thp_fixed_buffer_copy);
+	RUN(t_file_mappings_pinned_like_registered);
 
 	t_detach(&link_ns);
 	t_detach(&link_s);
