@@ -5,7 +5,7 @@
 
 #include <argp.h>
 #include <stdio.h>
-#include "iouring-bpf.h"
+#include "engine.h"
 #include "json.h"
 
 /* exit codes: enum iouring_bpf_status (lib/iouring-bpf.h) */

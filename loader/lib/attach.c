@@ -82,7 +82,7 @@ static void choose_loop_map(struct iouring_bpf *h)
  * loop program's struct io_uring_ops (v3) and/or struct io_uring_bpf_ops
  * (mainline), at most one of each.
  */
-static int find_ops(struct iouring_bpf *h, struct iouring_bpf_error *err)
+int iou_find_ops(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	struct btf *btf = bpf_object__btf(h->obj);
 	struct bpf_map *map, *op = NULL;
@@ -181,7 +181,7 @@ static struct iouring_bpf *open_object(const struct iouring_bpf_prog *p,
 		free(h);
 		return NULL;
 	}
-	if (find_ops(h, err)) {
+	if (iou_find_ops(h, err)) {
 		iouring_bpf_close(h);
 		return NULL;
 	}
@@ -311,7 +311,7 @@ int iouring_bpf_check_kernel(struct iouring_bpf *h,
 }
 
 /* tell a program built with progs/iouring_bpf.h its binding (iou_api) */
-static int set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
+int iou_set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	const char *sec;
 	size_t size;
@@ -328,9 +328,6 @@ static int set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	return 0;
 }
 
-static int load_failed(struct iouring_bpf *h, int ret,
-		       struct iouring_bpf_error *err);
-
 int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	int ret;
@@ -338,14 +335,14 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	ret = iouring_bpf_check_kernel(h, err);
 	if (ret)
 		return ret;
-	ret = set_api_var(h, err);
+	ret = iou_set_api_var(h, err);
 	if (ret)
 		return ret;
 	if (iou_vlog_prepare(h))
 		return iou_fail(err, IOURING_BPF_FAIL, ENOMEM, "out of memory");
 	ret = bpf_object__load(h->obj);
 	if (ret)
-		ret = load_failed(h, ret, err);
+		ret = iou_load_failed(h, ret, err);
 	else
 		h->loaded = 1;
 	iou_vlog_free(h);
@@ -395,8 +392,8 @@ static int verifier_refused(struct iouring_bpf *h, int ret,
 	return ret;
 }
 
-static int load_failed(struct iouring_bpf *h, int ret,
-		       struct iouring_bpf_error *err)
+int iou_load_failed(struct iouring_bpf *h, int ret,
+		    struct iouring_bpf_error *err)
 {
 	struct bpf_program *bp;
 	const char *log = iou_vlog_failed(h, &bp);
@@ -457,10 +454,17 @@ int iouring_bpf_attach_link(struct iouring_bpf *h,
 	}
 	ret = -errno;
 	iou_outputs_undo(h);
+	return iou_attach_failed(h, ret, err);
+}
+
+/* bpf_map__attach_struct_ops() of h failed with ret: why, for err */
+int iou_attach_failed(struct iouring_bpf *h, int ret,
+		      struct iouring_bpf_error *err)
+{
 	if (h->kind == IOURING_BPF_KIND_OP) {
 		if (ret == -EBUSY)
 			return iou_fail(err, IOURING_BPF_FAIL, ret,
-				"%s: op id %d is taken by another uring_bpf_ops (see `iouring-bpf show`): pick another with --id N or unload that one",
+				"%s: op id %d is taken by another uring_bpf_ops (see `iouring-bpf show`): pick another op id or unload that one",
 				h->name, h->op_id);
 		return iou_fail(err, IOURING_BPF_FAIL, ret,
 				"%s: registering op id %d failed: %s",

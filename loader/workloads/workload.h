@@ -8,7 +8,7 @@
 #define __IOURING_BPF_WORKLOAD_H
 
 #include <stdio.h>
-#include "iouring-bpf.h"
+#include "engine.h"
 #include "ring.h"
 
 #define RUN_MAX_OUT	64
