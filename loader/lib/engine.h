@@ -124,7 +124,7 @@ iouring_bpf_prog_param(const struct iouring_bpf_prog *p, const char *name);
  * pointer may be NULL); 0, or -ENOENT if p has no such parameter. Every
  * path that sets a built-in's parameter (iouring_bpf_set(),
  * iouring_bpf_set_var(), the params of iouring_bpf_attach() and
- * iouring_bpf_start_opts(), the CLI's --set and options) refuses a value
+ * iouring_bpf_start(), the CLI's --set and options) refuses a value
  * outside it with USAGE, before anything is loaded.
  */
 int iouring_bpf_prog_param_range(const struct iouring_bpf_prog *p,
@@ -152,56 +152,11 @@ struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
 void iouring_bpf_detach(struct iouring_bpf *h);
 
 /*
- * The lifecycle after open, in its one order: set params and the op id,
- * check the kernel, get and bind the ring (loop programs), load, attach,
- * pin. iouring_bpf_attach(), the iouring-bpf commands (run, load, bench)
- * and the liburing helpers all go through iouring_bpf_start_opts(). 0 or
- * a negative errno with err filled; h stays the caller's either way.
+ * After open: set params, check the kernel, bind the ring (loop programs;
+ * p NULL: the layout read from the kernel), load, attach. 0 or a negative
+ * errno with err filled; h stays the caller's either way. The CLI's
+ * commands write these steps themselves (run.c, load.c, runfile.c).
  */
-enum iouring_bpf_step {
-	IOURING_BPF_STEP_SET,		/* params and op id applied */
-	IOURING_BPF_STEP_KERNEL,	/* the kernel can take the program */
-	IOURING_BPF_STEP_RING,		/* loop programs: bound to the ring */
-	IOURING_BPF_STEP_LOAD,		/* verified and loaded */
-	IOURING_BPF_STEP_ATTACH,	/* attached (before the pin) */
-};
-
-struct iouring_bpf_start_opts {
-	size_t		sz;		/* sizeof(struct iouring_bpf_start_opts) */
-	/* loop programs: the ring and the params its setup filled (NULL:
-	 * read from the kernel); ignored for op programs */
-	int		ring_fd;
-	const struct io_uring_params *ring_params;
-	const char *const *params;	/* "KEY=VALUE", NULL-ended, or NULL */
-	/*
-	 * op programs: 0..255, or -1 for the id the program sets. Not a
-	 * zero default: set it to -1 unless you mean id 0 (a loop program
-	 * given 0 is refused at the SET step)
-	 */
-	int		op_id;
-	const char	*pin;		/* pin the link there, or NULL */
-	/*
-	 * Optional: make or find the ring once the kernel is known to take
-	 * the program (*fd, and *p filled or left zeroed: read from the
-	 * kernel); replaces ring_fd/ring_params. 0 or a negative errno with
-	 * err filled.
-	 */
-	int	(*ring)(struct iouring_bpf *h, void *ctx, int *fd,
-			struct io_uring_params *p,
-			struct iouring_bpf_error *err);
-	/*
-	 * Optional: called after each step (done: the step just done); a
-	 * negative errno (with err filled) stops the start there.
-	 */
-	int	(*step)(struct iouring_bpf *h, enum iouring_bpf_step done,
-			void *ctx, struct iouring_bpf_error *err);
-	void		*ctx;		/* passed to ring() and step() */
-};
-
-int iouring_bpf_start_opts(struct iouring_bpf *h,
-			   const struct iouring_bpf_start_opts *opts,
-			   struct iouring_bpf_error *err);
-/* the same with the ring and params only (opts: ring_fd, p, params) */
 int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
 		      const struct io_uring_params *p,
 		      const char *const *params, struct iouring_bpf_error *err);
