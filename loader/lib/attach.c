@@ -381,7 +381,7 @@ static int verifier_refused(struct iouring_bpf *h, int ret,
 	 */
 	if (iou_geo_zero_rodata(h, zeros, sizeof(zeros)))
 		iou_fail(err, IOURING_BPF_REJECTED, ret,
-			 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. These const volatile globals were 0 at load, which a program that sizes its ring regions or loops from them cannot work with: %s. The loader fills only the ring globals it knows (sq_entries, cq_entries, cq_head_offset, cq_tail_offset, cqes_offset, ... and iou_*) from the ring it is bound to (load --ring PID:FD, run FILE); give the others with --set NAME=VALUE. The verifier's log ends with:",
+			 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. These const volatile globals were 0 at load, which a program that sizes its ring regions or loops from them cannot work with: %s. The library fills only the ring globals it knows (sq_entries, cq_entries, cq_head_offset, cq_tail_offset, cqes_offset, ... and iou_*) from the ring it is bound to; set the others before load. The verifier's log ends with:",
 			 h->name, prog, sec, why, what, zeros);
 	else
 		iou_fail(err, IOURING_BPF_REJECTED, ret,
@@ -419,7 +419,7 @@ int iou_load_failed(struct iouring_bpf *h, int ret,
 		return ret;
 	}
 	return iou_fail(err, IOURING_BPF_REJECTED, ret,
-			"%s: loading failed: %s (libbpf's messages, iouring_bpf_set_verbose(1) or iouring-bpf -v, say more)",
+			"%s: loading failed: %s (libbpf's messages say more)",
 			h->name, strerror(-ret));
 }
 
@@ -528,7 +528,7 @@ int iouring_bpf_pin(struct iouring_bpf *h, const char *path,
 	}
 	if (!access(path, F_OK))
 		return iou_fail(err, IOURING_BPF_FAIL, EEXIST,
-				"%s already exists: something is loaded under that name (iouring-bpf show; unload it or choose --name)",
+				"%s already exists: something is loaded under that name (iouring-bpf show); unload it or pin under another name",
 				path);
 	ret = bpf_link__pin(h->link, path);
 	if (ret)
