@@ -271,7 +271,9 @@ int main(void)
 	nmsg = 0;
 
 	/* libbpf's messages came to the callback, at DEBUG, not to stderr */
-	printf("libbpf messages routed to the callback: %d\n", nlibbpf);
+	check(nlibbpf > 0,
+	      "libbpf's own messages came to the callback at DEBUG: %d",
+	      nlibbpf);
 	close(devnull);
 	bpf_object__close(loop);
 	bpf_object__close(op);
