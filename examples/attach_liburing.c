@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * attach_liburing - an application with a liburing ring attaches the
- * built-in loop program nop-chain to it through iouring-bpf-liburing.h:
+ * built-in loop program nop-chain to it through <iouring-bpf/liburing.h>:
  * the program issues and reaps N NOPs inside one io_uring_enter(), then
  * the application checks what it sees of the ring and uses it through
  * liburing again.
@@ -21,7 +21,8 @@
  * index array over the ring's header, it is made with io_uring_setup() and attached by fd (the library
  * reads its layout from the kernel); -L makes it with liburing anyway, to
  * see the helper refuse it. -F attaches a liburing ring by its fd alone
- * (iouring_bpf_attach(ring.ring_fd, ...): the layout read from the kernel)
+ * (iouring_bpf_obj_bind_ring(obj, ring.ring_fd, NULL): the layout read
+ * from the kernel)
  * instead of through the helper. -W (for the tests) hands the library a
  * wrong layout, the ring's flags without SQE128 and CQE32: nop-chain must
  * then see its NOPs out of order and stop with an error.
@@ -32,9 +33,10 @@
  * stay 0); an SQ_REWIND ring is made by liburing only if it knows the
  * flag (2.14+), else with io_uring_setup(); after detach, one NOP submitted
  * and reaped from user space completes. Exit: 0 all held; 1 a check
- * failed or the library failed (FAIL); the library's status when it
- * refused (2 USAGE, 4 PERM, 5 REJECTED); 77 no loop hook, or a flag this
- * kernel does not know.
+ * failed, or the library refused (its message on stderr: the bind, the
+ * load or the attach); 2 the helper refused the liburing ring; 4 not
+ * privileged (EPERM); 77 no loop hook, or a flag this kernel does not
+ * know.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -43,7 +45,8 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <liburing.h>
-#include <iouring-bpf-liburing.h>
+#include <bpf/libbpf.h>
+#include <iouring-bpf/liburing.h>
 
 #ifndef IORING_SETUP_CQE_MIXED
 #define IORING_SETUP_CQE_MIXED	(1U << 18)
@@ -255,36 +258,53 @@ static void close_ring(struct app_ring *r)
 		close(r->fd);
 }
 
-/* -W: the helper's layout of a liburing ring, minus SQE128 and CQE32 */
-static struct iouring_bpf *attach_wrong(struct app_ring *r,
-					const char *const *params,
-					struct iouring_bpf_error *err)
+/*
+ * nop-chain with nr and depth, bound to r: by the helper (from liburing's
+ * struct), by fd (the layout from the kernel) or, -W, with the helper's
+ * layout minus SQE128 and CQE32; loaded and attached. 0, or an exit code
+ * (the library, or this program for the helper's refusal, said why).
+ */
+static int attach(struct app_ring *r, int how, long long n, long long depth,
+		  struct bpf_object **objp, struct bpf_link **linkp)
 {
+	IOURING_BPF_OPTS(iouring_bpf_ring_opts, ro);
 	struct io_uring_params p;
-	struct iouring_bpf *h;
+	struct bpf_object *obj;
+	int ret;
 
-	if (!r->by_liburing) {
-		iouring_bpf_errorf(err, IOURING_BPF_USAGE, EINVAL,
-				   "-W needs a ring made by liburing");
-		return NULL;
+	obj = iouring_bpf_builtin_open("nop-chain", NULL);
+	if (!obj)
+		return 1;
+	*objp = obj;
+	ret = iouring_bpf_obj_set_global(obj, "nr", n);
+	if (!ret)
+		ret = iouring_bpf_obj_set_global(obj, "depth", depth);
+	if (ret)
+		return 2;
+	if (how == 'L' || how == 'W') {
+		ret = iouring_bpf_liburing_params(&r->lr, &p);
+		if (ret) {
+			fprintf(stderr, "attach_liburing: %s\n",
+				(r->lr.flags & IORING_SETUP_NO_SQARRAY) ?
+				"the ring has IORING_SETUP_NO_SQARRAY, which this liburing does not support (2.6 is the first that does): it wrote its SQ index array over the ring's header at setup; create the ring without it" :
+				strerror(-ret));
+			return 2;
+		}
+		if (how == 'W')
+			p.flags &= ~(IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
+		ro.params = &p;
 	}
-	if (iouring_bpf_liburing_params(&r->lr, &p, err))
-		return NULL;
-	p.flags &= ~(IORING_SETUP_SQE128 | IORING_SETUP_CQE32);
-	h = iouring_bpf_open("nop-chain", err);
-	if (h && iouring_bpf_start(h, r->fd, &p, params, err)) {
-		iouring_bpf_close(h);
-		return NULL;
-	}
-	return h;
-}
-
-static int fail(const struct iouring_bpf_error *err)
-{
-	fprintf(stderr, "attach_liburing: %s\n", err->msg);
-	if (err->status == IOURING_BPF_NOFEATURE)
+	ret = iouring_bpf_obj_bind_ring(obj, r->fd, ro.params ? &ro : NULL);
+	if (!ret)
+		ret = iouring_bpf_obj_load(obj);
+	if (ret == -EOPNOTSUPP)
 		return 77;
-	return err->status ? err->status : 1;
+	if (ret)
+		return ret == -EPERM ? 4 : ret == -EINVAL ? 2 : 1;
+	*linkp = iouring_bpf_obj_attach(obj, NULL);
+	if (!*linkp)
+		return errno == EPERM ? 4 : 1;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -292,10 +312,9 @@ int main(int argc, char **argv)
 	unsigned int flags = IORING_SETUP_SINGLE_ISSUER |
 			     IORING_SETUP_DEFER_TASKRUN;
 	long long n = 1000, depth = 4, done = -1, issued = -1, errors = -1;
-	struct iouring_bpf_error err;
-	char nr[32], dp[32];
-	const char *params[] = { nr, dp, NULL };
-	struct iouring_bpf *h;
+	IOURING_BPF_OPTS(iouring_bpf_kernel, k);
+	struct bpf_object *obj = NULL;
+	struct bpf_link *link = NULL;
 	struct app_ring r;
 	int opt, force = 0, by_fd = 0, wrong = 0, ret, res, stale, bad = 0;
 	unsigned int sq_want;
@@ -318,11 +337,10 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		n = atoll(argv[optind]);
 	if ((flags & APP_SETUP_SQ_REWIND) &&
-	    iouring_bpf_kernel_loop_api() != IOURING_BPF_LOOP_71 &&
-	    iouring_bpf_kernel_loop_api() != IOURING_BPF_LOOP_72) {
+	    (iouring_bpf_kernel_probe(&k) || !k.sq_rewind)) {
 		/* our kernel: bit 20 would make an IORING_SETUP_BPF ring */
-		fprintf(stderr, "attach_liburing: kernel without SQ_REWIND (loop hook %s)\n",
-			iouring_bpf_loop_api_key(iouring_bpf_kernel_loop_api()));
+		fprintf(stderr, "attach_liburing: kernel without SQ_REWIND (loop hook %d)\n",
+			k.loop_api);
 		return 77;
 	}
 	ret = make_ring(&r, flags, force);
@@ -336,32 +354,31 @@ int main(int argc, char **argv)
 	if (r.by_liburing)
 		r.p.flags = r.lr.flags;
 
-	snprintf(nr, sizeof(nr), "nr=%lld", n);
-	snprintf(dp, sizeof(dp), "depth=%lld", depth);
 	/* the ring's fd and its layout, from liburing's struct or by fd */
-	if (wrong)
-		h = attach_wrong(&r, params, &err);
-	else if (r.by_liburing && !by_fd)
-		h = iouring_bpf_attach_liburing(&r.lr, "nop-chain", params, &err);
-	else
-		h = iouring_bpf_attach(r.fd, "nop-chain", params, &err);
-	if (!h) {
+	if (wrong && !r.by_liburing) {
+		fprintf(stderr, "attach_liburing: -W needs a ring made by liburing\n");
 		close_ring(&r);
-		return fail(&err);
+		return 2;
+	}
+	ret = attach(&r, wrong ? 'W' : r.by_liburing && !by_fd ? 'L' : 'F',
+		     n, depth, &obj, &link);
+	if (ret) {
+		bpf_object__close(obj);
+		close_ring(&r);
+		return ret;
 	}
 
 	/* the whole workload: one enter, the program stops when done */
 	ret = io_uring_enter(r.fd, 0, 0, IORING_ENTER_GETEVENTS, NULL);
-	iouring_bpf_var_int(h, "completed", &done);
-	iouring_bpf_var_int(h, "issued", &issued);
-	iouring_bpf_var_int(h, "errors", &errors);
+	iouring_bpf_obj_get_global(obj, "completed", &done);
+	iouring_bpf_obj_get_global(obj, "issued", &issued);
+	iouring_bpf_obj_get_global(obj, "errors", &errors);
 	printf("flags 0x%x, ring by %s, attached %s: io_uring_enter %d; ",
 	       r.p.flags, r.by_liburing ? "liburing" : "io_uring_setup",
 	       wrong ? "with a wrong layout" :
 	       r.by_liburing && !by_fd ? "through the helper" : "by fd", ret);
-	printf("nop-chain completed %lld of %lld NOPs, issued %lld, errors %lld (binding %s)\n",
-	       done, n, issued, errors,
-	       iouring_bpf_loop_api_key(iouring_bpf_loop_binding(h)));
+	printf("nop-chain completed %lld of %lld NOPs, issued %lld, errors %lld\n",
+	       done, n, issued, errors);
 	bad |= ret != 0 || done != n || issued != n || errors != 0;
 
 	/* the program wrote the heads the application reads */
@@ -372,7 +389,8 @@ int main(int argc, char **argv)
 	bad |= *r.sq_head != sq_want || *r.sq_tail != sq_want ||
 	       *r.cq_head != (unsigned int)n || *r.cq_tail != (unsigned int)n;
 
-	iouring_bpf_detach(h);
+	bpf_link__destroy(link);
+	bpf_object__close(obj);
 	res = user_nop(&r, &stale);
 	printf("after detach: a NOP from %s: res %d%s\n",
 	       r.by_liburing ? "liburing" : "user space", res,

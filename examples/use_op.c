@@ -17,7 +17,7 @@
  * programs share, installed with libiouring-bpf (the application itself
  * needs no library for this)
  */
-#include <iou_opflags.h>
+#include <iouring-bpf/iou_opflags.h>
 
 int main(int argc, char **argv)
 {

@@ -3,7 +3,8 @@
  * iou_opflags.h - sqe->bpf_op_flags encoding for IORING_OP_BPF.
  *
  * Shared by BPF programs (through iouring_bpf.h) and user space (through
- * iouring-bpf.h): it includes nothing and needs only __u32 to be defined.
+ * <iouring-bpf/iouring-bpf.h>): it includes nothing and needs only __u32
+ * to be defined.
  *
  *   bits 31-24  op id (the uring_bpf_ops .id the request runs)
  *   bits 23-21  buffer 1 type: NONE 0, PLAIN 1 (addr/len), FIXED 2
@@ -18,8 +19,8 @@
 /*
  * The opcode and the ring flag of IORING_OP_BPF, written here only: the
  * BPF side uses these names (vmlinux.h may have IORING_OP_BPF as an enum
- * constant), iouring-bpf.h makes IORING_OP_BPF and IORING_SETUP_BPF of
- * them for applications.
+ * constant), <iouring-bpf/iouring-bpf.h> makes IORING_OP_BPF and
+ * IOU_SETUP_BPF_OP of them for applications.
  */
 #define IOU_OP_BPF			65
 #define IOU_SETUP_BPF			(1U << 20)

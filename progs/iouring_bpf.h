@@ -527,7 +527,7 @@ static __always_inline void iou_sq_rewind_reset(void)
  * It is what the application does on the other modes, where publishing
  * the tail is how SQEs are queued; only the tail's meaning differs (a
  * count from index 0 instead of a running counter). With liburing: call
- * iouring_bpf_liburing_publish(ring) (iouring-bpf-liburing.h) before
+ * iouring_bpf_liburing_publish(ring) (iouring-bpf/liburing.h) before
  * io_uring_submit(); it stores liburing's own count there. A tail above
  * sq_entries is refused: the program stops with IOU_EXIT_ERROR, submits
  * nothing and zeroes the tail (an application that wrote a running

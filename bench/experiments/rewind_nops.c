@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include <iouring-bpf.h>
+#include "engine.h"
 
 #define RN_SETUP_SQ_REWIND	(1U << 20)	/* our name: 6.1 headers lack it */
 #define NMODES			3

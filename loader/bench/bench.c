@@ -319,10 +319,6 @@ int bench_free_op_id(void)
 struct iouring_bpf *bench_attach(const char *prog, struct ring *r,
 				 const char *const *params, int *status)
 {
-	struct iouring_bpf_start_opts opts = {
-		.sz = sizeof(opts), .ring_fd = r->fd, .ring_params = &r->p,
-		.params = params,
-	};
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	int tries;
@@ -331,9 +327,10 @@ struct iouring_bpf *bench_attach(const char *prog, struct ring *r,
 		h = iouring_bpf_open(prog, &err);
 		if (!h)
 			goto fail;
-		opts.op_id = iouring_bpf_kind(h) == IOURING_BPF_KIND_OP ?
-			     next_op_id : -1;
-		if (!iouring_bpf_start_opts(h, &opts, &err))
+		if (iouring_bpf_kind(h) == IOURING_BPF_KIND_OP &&
+		    iouring_bpf_set_op_id(h, next_op_id, &err))
+			goto fail;
+		if (!iouring_bpf_start(h, r->fd, &r->p, params, &err))
 			return h;
 		/* an op id someone else registered: take the next one */
 		if (iouring_bpf_kind(h) != IOURING_BPF_KIND_OP ||

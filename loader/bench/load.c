@@ -22,21 +22,6 @@
 static const char *const steps[] = { "open", "load", "attach", "detach",
 				     "close", "total" };
 
-/* the start's step callback: the time after open (+ ring), load, attach */
-static int clock_step(struct iouring_bpf *h, enum iouring_bpf_step done,
-		      void *ctx, struct iouring_bpf_error *err)
-{
-	long long *t = ctx;
-
-	if (done == IOURING_BPF_STEP_RING)
-		t[1] = now_ns();
-	else if (done == IOURING_BPF_STEP_LOAD)
-		t[2] = now_ns();
-	else if (done == IOURING_BPF_STEP_ATTACH)
-		t[3] = now_ns();
-	return 0;
-}
-
 int bench_load(struct bench_scn *s)
 {
 	const struct iouring_bpf_prog *prog;
@@ -64,18 +49,23 @@ int bench_load(struct bench_scn *s)
 		for (prog = iouring_bpf_prog_next(NULL); prog;
 		     prog = iouring_bpf_prog_next(prog)) {
 			long long t[6];
-			struct iouring_bpf_start_opts opts = {
-				.sz = sizeof(opts), .ring_fd = r.fd,
-				.ring_params = &r.p, .op_id = -1,
-				.step = clock_step, .ctx = t,
-			};
 
 			bench_mark(s, "program %s run %d", prog->name, run);
 			t[0] = now_ns();
 			h = iouring_bpf_open_prog(prog, &err);
-			if (h && iouring_bpf_kind(h) == IOURING_BPF_KIND_OP)
-				opts.op_id = bench_free_op_id();
-			if (!h || iouring_bpf_start_opts(h, &opts, &err))
+			if (!h)
+				goto fail;
+			ret = iouring_bpf_kind(h) == IOURING_BPF_KIND_OP ?
+			      iouring_bpf_set_op_id(h, bench_free_op_id(), &err) :
+			      iouring_bpf_set_ring(h, r.fd, &r.p, &err);
+			t[1] = now_ns();
+			if (!ret)
+				ret = iouring_bpf_load(h, &err);
+			t[2] = now_ns();
+			if (!ret)
+				ret = iouring_bpf_attach_link(h, &err);
+			t[3] = now_ns();
+			if (ret)
 				goto fail;
 			iouring_bpf_detach_link(h);
 			t[4] = now_ns();

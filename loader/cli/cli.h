@@ -5,10 +5,10 @@
 
 #include <argp.h>
 #include <stdio.h>
-#include "iouring-bpf.h"
+#include "engine.h"
 #include "json.h"
 
-/* exit codes: enum iouring_bpf_status (lib/iouring-bpf.h) */
+/* exit codes: enum iouring_bpf_status (lib/engine.h) */
 #define EXIT_OK		IOURING_BPF_OK
 #define EXIT_FAIL	IOURING_BPF_FAIL
 #define EXIT_USAGE	IOURING_BPF_USAGE

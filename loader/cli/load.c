@@ -123,19 +123,34 @@ static int grab_fd(int pid, int fd, struct iouring_bpf_error *err)
 }
 
 /*
- * the ring callback of the start: after the kernel check, so that "the
- * kernel lacks it" comes before poking at other processes
+ * The start, in a straight line: --set and --id, the kernel check, then
+ * (loop programs) the ring of the other process, taken after the check so
+ * that "the kernel lacks it" comes before poking at other processes, and
+ * bound; load, attach, pin. 0, or a negative errno with err filled.
  */
-static int take_ring(struct iouring_bpf *h, void *ctx, int *fd,
-		     struct io_uring_params *p, struct iouring_bpf_error *err)
+static int load_start(struct iouring_bpf *h, struct load_args *a,
+		      const char *path, struct iouring_bpf_error *err)
 {
-	struct load_args *a = ctx;
+	int i, ret = 0;
 
-	if (iouring_bpf_kind(h) != IOURING_BPF_KIND_LOOP)
-		return 0;
-	a->ring = grab_fd(a->ring_pid, a->ring_fd, err);
-	*fd = a->ring;
-	return a->ring < 0 ? a->ring : 0;
+	for (i = 0; i < a->pa.nsets && !ret; i++)
+		ret = iouring_bpf_set(h, a->pa.sets[i], err);
+	if (!ret && a->pa.have_id)
+		ret = iouring_bpf_set_op_id(h, a->pa.id, err);
+	if (!ret)
+		ret = iouring_bpf_check_kernel(h, err);
+	if (!ret && iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP) {
+		a->ring = grab_fd(a->ring_pid, a->ring_fd, err);
+		ret = a->ring < 0 ? a->ring :
+		      iouring_bpf_set_ring(h, a->ring, NULL, err);
+	}
+	if (!ret)
+		ret = iouring_bpf_load(h, err);
+	if (!ret)
+		ret = iouring_bpf_attach_link(h, err);
+	if (!ret)
+		ret = iouring_bpf_pin(h, path, err);
+	return ret;
 }
 
 static void print_loop_loaded(struct iouring_bpf *h, const struct load_args *a,
@@ -191,10 +206,6 @@ static void json_loaded(struct iouring_bpf *h, const struct load_args *a,
 int cmd_load(int argc, char **argv)
 {
 	struct load_args a = { 0 };
-	struct iouring_bpf_start_opts opts = {
-		.sz = sizeof(opts), .params = a.pa.sets, .ring = take_ring,
-		.ctx = &a,
-	};
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	char pin[256], path[512];
@@ -246,9 +257,7 @@ int cmd_load(int argc, char **argv)
 			       pin, path, pin);
 		goto out;
 	}
-	opts.op_id = a.pa.have_id ? a.pa.id : -1;
-	opts.pin = path;
-	if (iouring_bpf_start_opts(h, &opts, &err))
+	if (load_start(h, &a, path, &err))
 		goto fail;
 	if (loop)
 		pin_owner_save(pin, a.ring_pid, a.ring_fd);

@@ -94,8 +94,18 @@ int report_error(const char *cmd, const struct iouring_bpf_error *err)
 	char line[sizeof(err->msg) + 100];
 	const char *msg = err->msg, *hint = NULL;
 
-	if (err->detail[0] && status == IOURING_BPF_REJECTED && !cli_verbose)
-		hint = "run with -v for libbpf's full log";
+	const char *unset = strstr(msg, "; set the others before load.");
+
+	/* the library's messages name no flag: the CLI's say which */
+	if (unset) {
+		snprintf(line, sizeof(line), "%.*s (load --ring PID:FD, run FILE); give the others with --set NAME=VALUE.%s",
+			 (int)(unset - msg), msg,
+			 unset + strlen("; set the others before load."));
+		msg = line;
+	}
+	if (status == IOURING_BPF_REJECTED && !cli_verbose)
+		hint = err->detail[0] ? "run with -v for libbpf's full log" :
+		       "run with -v for libbpf's messages";
 	/*
 	 * The library's message names no source-tree command; we may, on
 	 * the same line (a refusal is one line), when another kernel is the

@@ -176,33 +176,43 @@ static void watchdog_arm(void)
 /* --ring-flags, --sq-entries, --cq-entries of a built-in loop program */
 static struct ring_choice *run_ring;
 
-/* the ring callback of the start: a ring of the program's kind */
-static int make_ring(struct iouring_bpf *h, void *ctx, int *fd,
-		     struct io_uring_params *p, struct iouring_bpf_error *err)
-{
-	struct run_ctx *rc = ctx;
-
-	if (run_ring)
-		return run_ring_make(run_ring, &rc->ring, fd, p, err);
-	return rc_ring_make(&rc->ring, iouring_bpf_kind(h), fd, p, err);
-}
-
 /*
- * the workload's part of the start: --count and --depth into its
- * parameters after --set (they win over a --set of the same), then
- * what it prepares once the ring exists, before load
+ * The start, in a straight line: --set and --id; the workload's --count
+ * and --depth over them (they win over a --set of the same); the kernel
+ * check; a ring of the program's kind, bound (loop programs); what the
+ * workload prepares once the ring exists; load; attach. 0, or a negative
+ * errno with err filled.
  */
-static int workload_step(struct iouring_bpf *h, enum iouring_bpf_step done,
-			 void *ctx, struct iouring_bpf_error *err)
+static int run_start(struct run_ctx *rc, const struct prog_args *pa,
+		     struct iouring_bpf_error *err)
 {
-	struct run_ctx *rc = ctx;
+	struct iouring_bpf *h = rc->h;
+	struct io_uring_params p;
+	int i, ret = 0, fd = -1;
 
 	rc->err = err;
-	if (done == IOURING_BPF_STEP_SET && rc->w->args)
-		return rc->w->args(rc);
-	if (done == IOURING_BPF_STEP_RING && rc->w->setup)
-		return rc->w->setup(rc);
-	return 0;
+	for (i = 0; i < pa->nsets && !ret; i++)
+		ret = iouring_bpf_set(h, pa->sets[i], err);
+	if (!ret && pa->have_id)
+		ret = iouring_bpf_set_op_id(h, pa->id, err);
+	if (!ret && rc->w->args)
+		ret = rc->w->args(rc);
+	if (!ret)
+		ret = iouring_bpf_check_kernel(h, err);
+	memset(&p, 0, sizeof(p));
+	if (!ret && run_ring)
+		ret = run_ring_make(run_ring, &rc->ring, &fd, &p, err);
+	else if (!ret)
+		ret = rc_ring_make(&rc->ring, iouring_bpf_kind(h), &fd, &p, err);
+	if (!ret && iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP)
+		ret = iouring_bpf_set_ring(h, fd, p.sq_entries ? &p : NULL, err);
+	if (!ret && rc->w->setup)
+		ret = rc->w->setup(rc);
+	if (!ret)
+		ret = iouring_bpf_load(h, err);
+	if (!ret)
+		ret = iouring_bpf_attach_link(h, err);
+	return ret > 0 ? -EINVAL : ret;
 }
 
 int cmd_run(int argc, char **argv)
@@ -217,10 +227,6 @@ int cmd_run(int argc, char **argv)
 	};
 	int ring_opt;
 	struct iouring_bpf_error err;
-	struct iouring_bpf_start_opts opts = {
-		.sz = sizeof(opts), .params = a.pa.sets, .ring = make_ring,
-		.step = workload_step,
-	};
 	enum iouring_bpf_loop_api api;
 	const struct workload *w;
 	struct run_ctx *rc;
@@ -236,8 +242,6 @@ int cmd_run(int argc, char **argv)
 	rc->count = a.count;
 	rc->depth = a.depth;
 	rc->json = cli_json;
-	opts.ctx = rc;
-	opts.op_id = a.pa.have_id ? a.pa.id : -1;
 	rc->prog = iouring_bpf_prog_find(a.prog);
 	if (!rc->prog && access(a.prog, F_OK) == 0) {
 		a.fo.timeout_s = a.timeout ? a.timeout : 10;
@@ -304,7 +308,8 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		run_ring = &ring;
 	}
-	if (iouring_bpf_start_opts(rc->h, &opts, &err))
+	err.msg[0] = '\0';
+	if (run_start(rc, &a.pa, &err))
 		goto fail;
 
 	api = iouring_bpf_loop_binding(rc->h);

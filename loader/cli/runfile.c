@@ -112,12 +112,31 @@ struct file_ring {
 };
 
 /* the ring callback of the start, once the kernel can take the program */
-static int make_ring(struct iouring_bpf *h, void *ctx, int *fd,
-		     struct io_uring_params *p, struct iouring_bpf_error *err)
+/*
+ * The start, in a straight line: --set, the kernel check, the ring made
+ * and bound, load, attach. 0, or a negative errno with err filled.
+ */
+static int file_start(struct iouring_bpf *h, struct file_ring *fr,
+		      const struct prog_args *pa,
+		      struct iouring_bpf_error *err)
 {
-	struct file_ring *fr = ctx;
+	struct io_uring_params p;
+	int i, ret = 0, fd = -1;
 
-	return run_ring_make(&fr->choice, &fr->ring, fd, p, err);
+	for (i = 0; i < pa->nsets && !ret; i++)
+		ret = iouring_bpf_set(h, pa->sets[i], err);
+	if (!ret)
+		ret = iouring_bpf_check_kernel(h, err);
+	memset(&p, 0, sizeof(p));
+	if (!ret)
+		ret = run_ring_make(&fr->choice, &fr->ring, &fd, &p, err);
+	if (!ret)
+		ret = iouring_bpf_set_ring(h, fd, p.sq_entries ? &p : NULL, err);
+	if (!ret)
+		ret = iouring_bpf_load(h, err);
+	if (!ret)
+		ret = iouring_bpf_attach_link(h, err);
+	return ret;
 }
 
 /* --- --expect ----------------------------------------------------------- */
@@ -543,10 +562,6 @@ int cmd_run_file(const char *path, const struct prog_args *pa,
 			.sq = RC_RING_SQ, .cq = RC_RING_CQ,
 		},
 	};
-	struct iouring_bpf_start_opts opts = {
-		.sz = sizeof(opts), .params = pa->sets, .op_id = -1,
-		.ring = make_ring, .ctx = &fr,
-	};
 	struct expect ex[RUN_MAX_EXPECTS];
 	struct snapshot snap = { { NULL } };
 	struct io_uring_params p;
@@ -625,7 +640,7 @@ int cmd_run_file(const char *path, const struct prog_args *pa,
 		goto out;
 	}
 
-	if (iouring_bpf_start_opts(h, &opts, &err))
+	if (file_start(h, &fr, pa, &err))
 		goto fail;
 	p = *iouring_bpf_ring_params(h);
 	geometry_line(h, geo, sizeof(geo));

@@ -82,7 +82,7 @@ static void choose_loop_map(struct iouring_bpf *h)
  * loop program's struct io_uring_ops (v3) and/or struct io_uring_bpf_ops
  * (mainline), at most one of each.
  */
-static int find_ops(struct iouring_bpf *h, struct iouring_bpf_error *err)
+int iou_find_ops(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	struct btf *btf = bpf_object__btf(h->obj);
 	struct bpf_map *map, *op = NULL;
@@ -181,7 +181,7 @@ static struct iouring_bpf *open_object(const struct iouring_bpf_prog *p,
 		free(h);
 		return NULL;
 	}
-	if (find_ops(h, err)) {
+	if (iou_find_ops(h, err)) {
 		iouring_bpf_close(h);
 		return NULL;
 	}
@@ -311,7 +311,7 @@ int iouring_bpf_check_kernel(struct iouring_bpf *h,
 }
 
 /* tell a program built with progs/iouring_bpf.h its binding (iou_api) */
-static int set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
+int iou_set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	const char *sec;
 	size_t size;
@@ -328,9 +328,6 @@ static int set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	return 0;
 }
 
-static int load_failed(struct iouring_bpf *h, int ret,
-		       struct iouring_bpf_error *err);
-
 int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	int ret;
@@ -338,14 +335,14 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	ret = iouring_bpf_check_kernel(h, err);
 	if (ret)
 		return ret;
-	ret = set_api_var(h, err);
+	ret = iou_set_api_var(h, err);
 	if (ret)
 		return ret;
 	if (iou_vlog_prepare(h))
 		return iou_fail(err, IOURING_BPF_FAIL, ENOMEM, "out of memory");
 	ret = bpf_object__load(h->obj);
 	if (ret)
-		ret = load_failed(h, ret, err);
+		ret = iou_load_failed(h, ret, err);
 	else
 		h->loaded = 1;
 	iou_vlog_free(h);
@@ -384,7 +381,7 @@ static int verifier_refused(struct iouring_bpf *h, int ret,
 	 */
 	if (iou_geo_zero_rodata(h, zeros, sizeof(zeros)))
 		iou_fail(err, IOURING_BPF_REJECTED, ret,
-			 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. These const volatile globals were 0 at load, which a program that sizes its ring regions or loops from them cannot work with: %s. The loader fills only the ring globals it knows (sq_entries, cq_entries, cq_head_offset, cq_tail_offset, cqes_offset, ... and iou_*) from the ring it is bound to (load --ring PID:FD, run FILE); give the others with --set NAME=VALUE. The verifier's log ends with:",
+			 "%s: the verifier rejected program '%s' (SEC(\"%s\")): %s. Nothing of the object was loaded: %s. These const volatile globals were 0 at load, which a program that sizes its ring regions or loops from them cannot work with: %s. The library fills only the ring globals it knows (sq_entries, cq_entries, cq_head_offset, cq_tail_offset, cqes_offset, ... and iou_*) from the ring it is bound to; set the others before load. The verifier's log ends with:",
 			 h->name, prog, sec, why, what, zeros);
 	else
 		iou_fail(err, IOURING_BPF_REJECTED, ret,
@@ -395,8 +392,8 @@ static int verifier_refused(struct iouring_bpf *h, int ret,
 	return ret;
 }
 
-static int load_failed(struct iouring_bpf *h, int ret,
-		       struct iouring_bpf_error *err)
+int iou_load_failed(struct iouring_bpf *h, int ret,
+		    struct iouring_bpf_error *err)
 {
 	struct bpf_program *bp;
 	const char *log = iou_vlog_failed(h, &bp);
@@ -422,7 +419,7 @@ static int load_failed(struct iouring_bpf *h, int ret,
 		return ret;
 	}
 	return iou_fail(err, IOURING_BPF_REJECTED, ret,
-			"%s: loading failed: %s (libbpf's messages, iouring_bpf_set_verbose(1) or iouring-bpf -v, say more)",
+			"%s: loading failed: %s (libbpf's messages say more)",
 			h->name, strerror(-ret));
 }
 
@@ -457,10 +454,17 @@ int iouring_bpf_attach_link(struct iouring_bpf *h,
 	}
 	ret = -errno;
 	iou_outputs_undo(h);
+	return iou_attach_failed(h, ret, err);
+}
+
+/* bpf_map__attach_struct_ops() of h failed with ret: why, for err */
+int iou_attach_failed(struct iouring_bpf *h, int ret,
+		      struct iouring_bpf_error *err)
+{
 	if (h->kind == IOURING_BPF_KIND_OP) {
 		if (ret == -EBUSY)
 			return iou_fail(err, IOURING_BPF_FAIL, ret,
-				"%s: op id %d is taken by another uring_bpf_ops (see `iouring-bpf show`): pick another with --id N or unload that one",
+				"%s: op id %d is taken by another uring_bpf_ops (see `iouring-bpf show`): pick another op id or unload that one",
 				h->name, h->op_id);
 		return iou_fail(err, IOURING_BPF_FAIL, ret,
 				"%s: registering op id %d failed: %s",
@@ -524,7 +528,7 @@ int iouring_bpf_pin(struct iouring_bpf *h, const char *path,
 	}
 	if (!access(path, F_OK))
 		return iou_fail(err, IOURING_BPF_FAIL, EEXIST,
-				"%s already exists: something is loaded under that name (iouring-bpf show; unload it or choose --name)",
+				"%s already exists: something is loaded under that name (iouring-bpf show); unload it or pin under another name",
 				path);
 	ret = bpf_link__pin(h->link, path);
 	if (ret)

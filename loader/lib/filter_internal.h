@@ -10,7 +10,7 @@
 
 #include <linux/filter.h>
 #include <linux/types.h>
-#include "iouring-bpf.h"
+#include "engine.h"
 
 #define IOUF_MAX_OPS		256	/* opcodes are a __u8 in the ctx */
 #define IOUF_MAX_RULES		512

@@ -6,8 +6,8 @@
 #include <stdarg.h>
 #include <linux/types.h>
 #include <bpf/libbpf.h>
-#include "iouring-bpf.h"
-#include "iou_opflags.h"
+#include "engine.h"
+#include "iouring-bpf/iou_opflags.h"
 
 struct iouring_bpf {
 	struct bpf_object	*obj;
@@ -56,6 +56,14 @@ struct iouring_bpf {
 
 #define iou_fail iouring_bpf_errorf
 
+/* attach.c: the pieces of the engine the 2.0 API (api.c) shares */
+int iou_find_ops(struct iouring_bpf *h, struct iouring_bpf_error *err);
+int iou_set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err);
+int iou_load_failed(struct iouring_bpf *h, int ret,
+		    struct iouring_bpf_error *err);
+int iou_attach_failed(struct iouring_bpf *h, int ret,
+		      struct iouring_bpf_error *err);
+
 /* objvar.c: globals by name, struct_ops members by name */
 struct objvar {
 	const char		*name;
@@ -79,6 +87,11 @@ int int_put(void *p, size_t size, int is_signed, long long v);
 /* log.c: the verifier's log of one object; libbpf's messages */
 #define IOU_VLOG_SIZE	(64 * 1024)	/* per program, and the object's */
 int iou_verbose(void);
+/* libbpf's print callback routed to the application's (once) */
+void iou_libbpf_route(void);
+/* a message to the application's print callback */
+void iou_log(enum iouring_bpf_print_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 int iou_vlog_open(struct iouring_bpf *h, struct bpf_object_open_opts *opts);
 int iou_vlog_prepare(struct iouring_bpf *h);
 const char *iou_vlog_failed(const struct iouring_bpf *h,

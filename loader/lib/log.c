@@ -19,16 +19,60 @@
 
 static int verbose;
 
-static int print_fn(enum libbpf_print_level level, const char *fmt,
-		    va_list args)
+/* the application's callback (iouring_bpf_set_print()) */
+static int default_print(enum iouring_bpf_print_level level, const char *fmt,
+			 va_list ap)
 {
-	return verbose ? vfprintf(stderr, fmt, args) : 0;
+	return level == IOURING_BPF_DEBUG ? 0 : vfprintf(stderr, fmt, ap);
+}
+
+static iouring_bpf_print_fn_t user_print = default_print;
+
+/*
+ * libbpf's messages: to stderr with the CLI's -v
+ * (iouring_bpf_set_verbose(1)), else to the application's callback at
+ * DEBUG level (dropped by the default one)
+ */
+static int libbpf_route(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	if (verbose)
+		return vfprintf(stderr, fmt, ap);
+	return user_print ? user_print(IOURING_BPF_DEBUG, fmt, ap) : 0;
+}
+
+void iou_libbpf_route(void)
+{
+	static int routed;
+
+	if (!__atomic_exchange_n(&routed, 1, __ATOMIC_SEQ_CST))
+		libbpf_set_print(libbpf_route);
+}
+
+iouring_bpf_print_fn_t iouring_bpf_set_print(iouring_bpf_print_fn_t fn)
+{
+	iouring_bpf_print_fn_t old = user_print;
+
+	user_print = fn;
+	iou_libbpf_route();
+	return old;
+}
+
+void iou_log(enum iouring_bpf_print_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!user_print)
+		return;
+	va_start(ap, fmt);
+	user_print(level, fmt, ap);
+	va_end(ap);
 }
 
 void iouring_bpf_set_verbose(int v)
 {
 	verbose = v;
-	libbpf_set_print(print_fn);
+	libbpf_set_print(libbpf_route);
 }
 
 int iou_verbose(void)

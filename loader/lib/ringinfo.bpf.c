@@ -13,7 +13,7 @@
  * the ring context's flags and entries into .bss through CO-RE, so the
  * same object reads them on our 6.12 kernel and on stock 7.1/7.2.
  *
- * Run: nothing to run by hand; iouring_bpf_set_ring(h, fd, NULL, ...) loads
+ * Run: nothing to run by hand; iouring_bpf_obj_bind_ring(obj, fd, NULL) loads
  * it, reads one pass of the iterator and unloads it.
  */
 #include "vmlinux.h"

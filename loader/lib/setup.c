@@ -18,9 +18,8 @@ __u32 iouring_bpf_op_setup_flag(void)
 	return have ? IOU_SETUP_BPF_OP : 0;
 }
 
-int iouring_bpf_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
-			   struct io_uring_params *p,
-			   struct iouring_bpf_error *err)
+int iou_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
+		   struct io_uring_params *p, struct iouring_bpf_error *err)
 {
 	int fd;
 

@@ -4,7 +4,7 @@
  * library was built with them (an application compares them with the
  * header it was built with)
  */
-#include "iouring-bpf.h"
+#include "engine.h"
 
 #define IOU_STR_(x)	#x
 #define IOU_STR(x)	IOU_STR_(x)

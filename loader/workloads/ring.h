@@ -16,7 +16,7 @@
 #include <sys/uio.h>
 #include <linux/types.h>
 /* IORING_OP_BPF, IORING_SETUP_BPF, SINGLE_ISSUER, DEFER_TASKRUN, NO_SQARRAY */
-#include "../lib/iouring-bpf.h"
+#include "../lib/engine.h"
 /* op id, buffer types and the 18 program flag bits */
 #include "../../progs/iou_opflags.h"
 

@@ -81,7 +81,7 @@ int rc_ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
 	int ret;
 
 	p->cq_entries = RC_RING_CQ;
-	*fd = iouring_bpf_ring_setup(kind, RC_RING_SQ, p, err);
+	*fd = iou_ring_setup(kind, RC_RING_SQ, p, err);
 	if (*fd < 0)
 		return *fd;
 	ret = ring_init_fd(r, *fd, p);

@@ -8,7 +8,7 @@
 #define __IOURING_BPF_WORKLOAD_H
 
 #include <stdio.h>
-#include "iouring-bpf.h"
+#include "engine.h"
 #include "ring.h"
 
 #define RUN_MAX_OUT	64
@@ -85,8 +85,7 @@ int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n);
 long long now_ns(void);
 /*
  * the ring `run` makes for a program of this kind (RC_RING_SQ SQ,
- * RC_RING_CQ CQ entries), mapped into r: the body of the ring callback
- * of iouring_bpf_start_opts()
+ * RC_RING_CQ CQ entries), mapped into r (run.c's run_start())
  */
 #define RC_RING_SQ	64
 #define RC_RING_CQ	256
@@ -109,7 +108,7 @@ struct workload {
 	long long	count;		/* its default (0: the object's own) */
 	int		takes_depth;	/* --depth: requests in flight */
 	/*
-	 * steps of the library's start (iouring_bpf_start_opts()), each 0
+	 * steps of run's start (run.c's run_start()), each 0
 	 * or a negative errno with rc_fail(): args after --set, before the
 	 * kernel check (--count and --depth into parameters); setup once
 	 * the ring is bound, before load

@@ -13,7 +13,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <iouring-bpf.h>
+#include "engine.h"
 #include "ring.h"
 
 static int fails;

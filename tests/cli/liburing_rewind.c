@@ -3,7 +3,7 @@
  * liburing_rewind.c - an SQ_REWIND ring made by liburing 2.15 (which
  * knows the flag: io_uring_get_sqe() fills from index 0, io_uring_submit()
  * passes the count as to_submit and starts over) served by libiouring-bpf
- * through iouring-bpf-liburing.h. Built on the host by tests/Makefile
+ * through iouring-bpf/liburing.h. Built on the host by tests/Makefile
  * against the liburing tests/host/fetch_liburing.sh unpacks (linked
  * statically: the VM has Debian 12's 2.3).
  *
@@ -30,7 +30,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <liburing.h>
-#include <iouring-bpf-liburing.h>
+#include <bpf/libbpf.h>
+#include <iouring-bpf/liburing.h>
 
 #ifndef IORING_SETUP_SQ_REWIND
 #error "liburing_rewind needs liburing 2.14+ (IORING_SETUP_SQ_REWIND)"
@@ -69,40 +70,79 @@ static int make_ring(struct io_uring *ring)
 	return ret;
 }
 
-static int exit_kind(struct iouring_bpf *h, char *msg, size_t len)
+static int exit_kind(struct bpf_object *obj, char *msg, size_t len)
 {
 	struct iou_exit_info ei;
-	int kind = iouring_bpf_exit_info(h, &ei);
+	int kind = iouring_bpf_obj_exit_info(obj, &ei);
 
 	snprintf(msg, len, "%s", kind < 0 ? "(no exit info)" : ei.msg);
 	return kind;
 }
 
+/*
+ * The built-in name with nr and depth (if >= 0) bound to the liburing
+ * ring, loaded and attached: the link, or NULL (the library printed why)
+ */
+static struct bpf_link *attach(struct io_uring *ring, const char *name,
+			       long long nr, long long depth,
+			       struct bpf_object **objp)
+{
+	struct bpf_object *obj = iouring_bpf_builtin_open(name, NULL);
+	struct bpf_link *link = NULL;
+	int ret = obj ? 0 : -errno;
+
+	if (!ret && nr >= 0)
+		ret = iouring_bpf_obj_set_global(obj, "nr", nr);
+	if (!ret && depth >= 0)
+		ret = iouring_bpf_obj_set_global(obj, "depth", depth);
+	if (!ret)
+		ret = iouring_bpf_obj_bind_liburing(obj, ring);
+	if (!ret)
+		ret = iouring_bpf_obj_load(obj);
+	if (!ret) {
+		link = iouring_bpf_obj_attach(obj, NULL);
+		ret = link ? 0 : -errno;
+	}
+	CHECK(link, "attach %s through iouring_bpf_obj_bind_liburing(): %s",
+	      name, ret ? strerror(-ret) : "ok");
+	if (!link) {
+		bpf_object__close(obj);
+		obj = NULL;
+	}
+	*objp = obj;
+	return link;
+}
+
+static long long global(struct bpf_object *obj, const char *name)
+{
+	long long v = -1;
+
+	iouring_bpf_obj_get_global(obj, name, &v);
+	return v;
+}
+
 static void nop_chain(void)
 {
-	static const char *const params[] = { "nr=1000", "depth=4", NULL };
-	long long done = -1, issued = -1, errors = -1, rw = -1;
+	long long done, issued, errors, rw;
 	char msg[IOU_EXIT_MSG_LEN];
-	struct iouring_bpf_error err;
 	struct io_uring_cqe *cqe;
 	struct io_uring_sqe *sqe;
-	struct iouring_bpf *h;
+	struct bpf_object *obj;
+	struct bpf_link *link;
 	struct io_uring ring;
 	int ret, kind;
 
 	if (make_ring(&ring))
 		return;
-	h = iouring_bpf_attach_liburing(&ring, "nop-chain", params, &err);
-	CHECK(h, "attach nop-chain through iouring_bpf_attach_liburing()%s%s",
-	      h ? "" : ": ", h ? "" : err.msg);
-	if (!h)
+	link = attach(&ring, "nop-chain", NR, 4, &obj);
+	if (!link)
 		goto out;
 	ret = io_uring_enter(ring.ring_fd, 0, 0, IORING_ENTER_GETEVENTS, NULL);
-	iouring_bpf_var_int(h, "completed", &done);
-	iouring_bpf_var_int(h, "issued", &issued);
-	iouring_bpf_var_int(h, "errors", &errors);
-	iouring_bpf_var_int(h, "iou_sq_rewind", &rw);
-	kind = exit_kind(h, msg, sizeof(msg));
+	done = global(obj, "completed");
+	issued = global(obj, "issued");
+	errors = global(obj, "errors");
+	rw = global(obj, "iou_sq_rewind");
+	kind = exit_kind(obj, msg, sizeof(msg));
 	CHECK(ret == 0 && done == NR && issued == NR && !errors && rw == 1 &&
 	      kind == IOU_EXIT_KIND_DONE,
 	      "nop-chain: one enter (ret %d): completed %lld of %d, issued %lld, errors %lld, iou_sq_rewind %lld, exit %d \"%s\"",
@@ -112,7 +152,8 @@ static void nop_chain(void)
 	      "nop-chain: SQ head %u tail %u (want 0 0), CQ head %u tail %u (want %d)",
 	      *ring.sq.khead, *ring.sq.ktail, *ring.cq.khead, *ring.cq.ktail,
 	      NR);
-	iouring_bpf_detach(h);
+	bpf_link__destroy(link);
+	bpf_object__close(obj);
 	iouring_bpf_liburing_resync(&ring);
 	sqe = io_uring_get_sqe(&ring);
 	io_uring_prep_nop(sqe);
@@ -132,11 +173,11 @@ out:
 static void cq_stats(void)
 {
 	static const unsigned int rounds[] = { 3, 8, 5 };
-	long long cqes = -1, pos = -1, submits = -1;
+	long long cqes, pos, submits;
 	unsigned int r, i, n, total = 0, reads = 0;
-	struct iouring_bpf_error err;
 	struct io_uring_cqe *cqe;
-	struct iouring_bpf *h;
+	struct bpf_object *obj;
+	struct bpf_link *link;
 	struct io_uring ring;
 	__u64 buf[8][1];
 	int fd, ret;
@@ -146,10 +187,8 @@ static void cq_stats(void)
 		CHECK(fd >= 0, "open /dev/zero: %s", strerror(errno));
 		goto close;
 	}
-	h = iouring_bpf_attach_liburing(&ring, "cq-stats", NULL, &err);
-	CHECK(h, "attach cq-stats through iouring_bpf_attach_liburing()%s%s",
-	      h ? "" : ": ", h ? "" : err.msg);
-	if (!h)
+	link = attach(&ring, "cq-stats", -1, -1, &obj);
+	if (!link)
 		goto out;
 	for (r = 0; r < ARRAY_SIZE(rounds); r++) {
 		unsigned int got = 0, bad = 0, published;
@@ -189,15 +228,16 @@ static void cq_stats(void)
 		      r + 1, got, n, bad, ret);
 		total += n;
 	}
-	iouring_bpf_var_int(h, "nr_cqes", &cqes);
-	iouring_bpf_var_int(h, "nr_pos", &pos);
-	iouring_bpf_var_int(h, "submits", &submits);
+	cqes = global(obj, "nr_cqes");
+	pos = global(obj, "nr_pos");
+	submits = global(obj, "submits");
 	CHECK(cqes == total && pos == reads &&
 	      submits == ARRAY_SIZE(rounds),
 	      "cq-stats counted %lld CQEs (app %u), %lld positive (app %u), %lld submitting calls (want %zu)",
 	      cqes, total, pos, reads, submits,
 	      ARRAY_SIZE(rounds));
-	iouring_bpf_detach(h);
+	bpf_link__destroy(link);
+	bpf_object__close(obj);
 out:
 	io_uring_queue_exit(&ring);
 close:
@@ -207,11 +247,12 @@ close:
 
 int main(void)
 {
-	enum iouring_bpf_loop_api api = iouring_bpf_kernel_loop_api();
+	IOURING_BPF_OPTS(iouring_bpf_kernel, k);
 
-	if (api != IOURING_BPF_LOOP_71 && api != IOURING_BPF_LOOP_72) {
-		printf("not run: the kernel's loop hook is %s: no SQ_REWIND (Linux 7.0+ with the mainline hook; bit 20 is IORING_SETUP_BPF on the project's kernel)\n",
-		       iouring_bpf_loop_api_key(api));
+	if (iouring_bpf_kernel_probe(&k) || !k.sq_rewind ||
+	    (k.loop_api != IOURING_BPF_LOOP_71 &&
+	     k.loop_api != IOURING_BPF_LOOP_72)) {
+		printf("not run: the kernel has no SQ_REWIND with the mainline loop hook (Linux 7.0+; bit 20 is IORING_SETUP_BPF on the project's kernel)\n");
 		return 77;
 	}
 	nop_chain();

@@ -1,7 +1,7 @@
 #!/bin/bash
 # An SQ_REWIND ring made by liburing 2.15 (io_uring_queue_init_params()
 # with NO_SQARRAY | SQ_REWIND), served by libiouring-bpf through
-# iouring-bpf-liburing.h: nop-chain fills its own SQEs from index 0 (1000
+# iouring-bpf/liburing.h: nop-chain fills its own SQEs from index 0 (1000
 # NOPs, counters, SQ head and tail 0, liburing's own NOP after detach);
 # cq-stats submits the application's SQEs, which liburing queues from
 # index 0 and the application counts in the SQ tail with

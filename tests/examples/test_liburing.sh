@@ -2,7 +2,7 @@
 # test-timeout: 1800
 # examples/attach_liburing (built on the host by make -C examples, against
 # the staged library and the system's liburing: Debian 12's 2.3) attaches
-# nop-chain to its own ring through iouring-bpf-liburing.h, over the ring
+# nop-chain to its own ring through iouring-bpf/liburing.h, over the ring
 # flags the loop hook takes: every combination of NO_SQARRAY, SQE128 and
 # CQE32 on a SINGLE_ISSUER|DEFER_TASKRUN ring, each with one of CQSIZE,
 # SUBMIT_ALL, COOP_TASKRUN|TASKRUN_FLAG, CLAMP; a liburing ring attached by

@@ -43,7 +43,7 @@
 #include <sys/un.h>
 #include <linux/openat2.h>
 #include "ring.h"
-#include "iouring-bpf.h"
+#include "engine.h"
 
 #ifndef IORING_OP_BIND
 #define IORING_OP_BIND		56

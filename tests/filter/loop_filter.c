@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include "iouring-bpf.h"
+#include "engine.h"
 
 static int skip(const struct iouring_bpf_error *err)
 {
@@ -37,7 +37,7 @@ static int run(const char *policy, long long *completed, long long *errors,
 	int fd, ret;
 
 	memset(&p, 0, sizeof(p));
-	fd = iouring_bpf_ring_setup(IOURING_BPF_KIND_LOOP, 64, &p, &err);
+	fd = iou_ring_setup(IOURING_BPF_KIND_LOOP, 64, &p, &err);
 	if (fd < 0)
 		return err.status == IOURING_BPF_NOFEATURE ? skip(&err) : 1;
 	if (policy) {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include <iouring-bpf.h>
+#include "engine.h"
 
 static int fails;
 

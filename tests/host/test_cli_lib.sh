@@ -1,13 +1,14 @@
 #!/bin/bash
-# libiouring-bpf.a links into an application (header loader/lib/
-# iouring-bpf.h, libbpf.a, -lelf -lz) and reports errors with the same
-# statuses as the CLI's exit codes. Builds tests/host/cli_lib_app.c.
+# The CLI's engine (loader/lib/engine.h, in the internal archive
+# build/loader/libiouring-bpf-internal.a) links into a program with
+# libbpf.a, -lelf -lz and reports errors with the same statuses as the
+# CLI's exit codes. Builds tests/host/cli_lib_app.c.
 set -eu
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=${TEST_TMPDIR:-$(mktemp -d)}
-LIB=$ROOT/build/libiouring-bpf.a
+LIB=$ROOT/build/loader/libiouring-bpf-internal.a
 if [ ! -f "$LIB" ]; then
-	echo "build/libiouring-bpf.a is not built (make -C loader)"
+	echo "build/loader/libiouring-bpf-internal.a is not built (make -C loader)"
 	exit 77
 fi
 vars=$(make -s --no-print-directory -f "$ROOT/mk/tools.mk" -f - print <<'MK'

@@ -42,7 +42,7 @@ for cmd in list probe load unload show run bench filter sandbox help version; do
 done
 
 # man3: the functions of the public headers and the NAME entries agree
-declared=$(cat "$ROOT"/loader/lib/iouring-bpf*.h | sed 's,/\*.*\*/,,' |
+declared=$(cat "$ROOT"/loader/lib/iouring-bpf/{iouring-bpf,liburing}.h | sed 's,/\*.*\*/,,' |
 	grep -oE '\biouring_bpf_[a-z0-9_]+\(' | tr -d '(' | sort -u)
 named=$("$M3/links.sh" -n "$M3"; for p in "$M3"/*.3; do basename "$p" .3; done)
 named=$(sort -u <<<"$named")
@@ -60,10 +60,10 @@ cp "$M3"/*.3 "$TMP/man/man3/"
 n=$(ls "$TMP/man/man3" | wc -l)
 check "links.sh: $n pages for $(echo "$declared" | wc -l) functions and 3 overviews" \
 	test "$n" = $(( $(echo "$declared" | wc -l) + 3 ))
-check "man iouring_bpf_load shows iouring_bpf_open(3)" \
-	bash -c 'MANWIDTH=80 man -M "$1" 3 iouring_bpf_load 2>/dev/null | grep -q "^IOURING_BPF_OPEN(3)"' _ "$TMP/man"
-check "man iouring_bpf_filter_apply shows iouring_bpf_filter(3)" \
-	bash -c 'MANWIDTH=80 man -M "$1" 3 iouring_bpf_filter_apply 2>/dev/null | grep -q "^IOURING_BPF_FILTER(3)"' _ "$TMP/man"
+check "man iouring_bpf_obj_load shows iouring_bpf_obj_bind_ring(3)" \
+	bash -c 'MANWIDTH=80 man -M "$1" 3 iouring_bpf_obj_load 2>/dev/null | grep -q "^IOURING_BPF_OBJ_BIND_RING(3"' _ "$TMP/man"
+check "man iouring_bpf_filter_install shows iouring_bpf_filter(3)" \
+	bash -c 'MANWIDTH=80 man -M "$1" 3 iouring_bpf_filter_install 2>/dev/null | grep -q "^IOURING_BPF_FILTER(3)"' _ "$TMP/man"
 
 # make install: the pages, their links and the bash completion
 if make -s -C "$ROOT/loader" install DESTDIR="$TMP/dest" PREFIX=/usr >"$TMP/install.log" 2>&1; then
@@ -71,8 +71,8 @@ if make -s -C "$ROOT/loader" install DESTDIR="$TMP/dest" PREFIX=/usr >"$TMP/inst
 	check "installed man1/iouring-bpf.1" test -f "$D/man/man1/iouring-bpf.1"
 	check "installed man3: $(ls "$D/man/man3" 2>/dev/null | wc -l) pages, as links.sh made them here" \
 		test "$(ls "$D/man/man3" 2>/dev/null | wc -l)" = "$n"
-	check "installed man3/iouring_bpf_set_ring.3 is a link to iouring_bpf_open.3" \
-		grep -qx '.so man3/iouring_bpf_open.3' "$D/man/man3/iouring_bpf_set_ring.3"
+	check "installed man3/iouring_bpf_obj_attach.3 is a link to iouring_bpf_obj_bind_ring.3" \
+		grep -qx '.so man3/iouring_bpf_obj_bind_ring.3' "$D/man/man3/iouring_bpf_obj_attach.3"
 	check "installed bash-completion/completions/iouring-bpf" \
 		cmp -s "$D/bash-completion/completions/iouring-bpf" "$ROOT/loader/cli/completion.bash"
 else

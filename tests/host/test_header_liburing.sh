@@ -2,15 +2,15 @@
 # One meaning per bit: an application that includes liburing 2.15's
 # headers (Debian unstable's liburing-dev, with the Linux 7.x uapi headers
 # it was configured against) and ours compiles without a warning
-# (-Wall -Wextra -Werror), in either order and with iouring-bpf-liburing.h;
+# (-Wall -Wextra -Werror), in either order and with <iouring-bpf/liburing.h>;
 # there IORING_SETUP_SQ_REWIND is bit 20, and our headers define no
 # IORING_SETUP_BPF (the old name of the same bit), only IOU_SETUP_BPF_OP
-# and iouring_bpf_op_setup_flag(). With this system's older headers
-# (no SQ_REWIND) an application that still writes IORING_SETUP_BPF
-# compiles, with a deprecation warning naming the replacement, and
-# IOURING_BPF_NO_SETUP_BPF leaves the old name out. liburing 2.15 is
-# fetched into the cache (tests/host/fetch_liburing.sh); if it cannot
-# be, the test skips and says why.
+# and iouring_bpf_kernel_probe()'s op_setup_flag. With this system's older
+# headers (no SQ_REWIND) 2.0 does not define IORING_SETUP_BPF either (1.1
+# kept it, deprecated; 2.0 removed it): an application that still writes
+# it fails to compile instead of making an SQ_REWIND ring on Linux 7.x.
+# liburing 2.15 is fetched into the cache (tests/host/fetch_liburing.sh);
+# if it cannot be, the test skips and says why.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=${TEST_TMPDIR:-$(mktemp -d)}
@@ -32,7 +32,7 @@ SID=$R/usr/include
 minor=$(sed -n 's/^#define IO_URING_VERSION_MINOR[[:space:]]*//p' "$SID/liburing/io_uring_version.h")
 echo "liburing 2.$minor headers from $R"
 [ "${minor:-0}" -ge 15 ] || { echo "FAIL: the cache has liburing 2.$minor, not 2.15+"; exit 1; }
-OURS=(-I"$ROOT/loader/lib" -I"$LIBBPF_INCLUDE")
+OURS=(-I"$ROOT/loader/lib" -I"$LIBBPF_INCLUDE")	# <iouring-bpf/...> as installed
 SIDINC=(-I"$SID" -I"$SID/x86_64-linux-gnu")
 
 compile() {	# NAME CFLAGS... < SOURCE: 0 if it compiles; messages in $TMP/NAME.log
@@ -64,19 +64,22 @@ _Static_assert(IORING_OP_BPF == 65, "opcode");
 unsigned int ring_flags(void);
 unsigned int ring_flags(void)
 {
+	IOURING_BPF_OPTS(iouring_bpf_kernel, k);
+
+	iouring_bpf_kernel_probe(&k);
 	return IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN |
-	       IORING_SETUP_NO_SQARRAY | iouring_bpf_op_setup_flag();
+	       IORING_SETUP_NO_SQARRAY | k.op_setup_flag;
 }'
 
 for order in liburing_first ours_first; do
 	if [ $order = liburing_first ]; then
 		inc='#include <liburing.h>
-#include <iouring-bpf.h>
-#include <iouring-bpf-liburing.h>'
+#include <iouring-bpf/iouring-bpf.h>
+#include <iouring-bpf/liburing.h>'
 	else
-		inc='#include <iouring-bpf.h>
+		inc='#include <iouring-bpf/iouring-bpf.h>
 #include <liburing.h>
-#include <iouring-bpf-liburing.h>'
+#include <iouring-bpf/liburing.h>'
 	fi
 	clean "$(echo "$inc" | sed 's/#include //' | paste -sd' '): no warning, SQ_REWIND is bit 20, no IORING_SETUP_BPF" \
 		$order "${SIDINC[@]}" "${OURS[@]}" <<<"$inc
@@ -88,26 +91,18 @@ if grep -q IORING_SETUP_SQ_REWIND /usr/include/linux/io_uring.h 2>/dev/null; the
 	echo "this system's <linux/io_uring.h> has SQ_REWIND: the old-headers cases do not apply"
 else
 	checks=$((checks + 1))
-	if compile old_name -Wall -Wextra "${OURS[@]}" <<<'#include <iouring-bpf.h>
+	if ! compile old_name -Wall -Wextra "${OURS[@]}" <<<'#include <iouring-bpf/iouring-bpf.h>
 unsigned int flags(void);
-unsigned int flags(void) { return IORING_SETUP_BPF; }
-_Static_assert(IOU_SETUP_BPF_OP == (1U << 20), "bit 20");' &&
-	   grep -q "deprecated.*use iouring_bpf_op_setup_flag() or IOU_SETUP_BPF_OP" "$TMP/old_name.log"; then
-		echo "ok: old headers: IORING_SETUP_BPF still compiles, with a deprecation warning"
+unsigned int flags(void) { return IORING_SETUP_BPF; }' &&
+	   grep -q "IORING_SETUP_BPF.*undeclared" "$TMP/old_name.log"; then
+		echo "ok: old headers: IORING_SETUP_BPF (removed in 2.0) does not compile"
 	else
-		fail "old headers: IORING_SETUP_BPF does not compile, or without the deprecation warning:"
+		fail "old headers: IORING_SETUP_BPF still compiles:"
 		sed 's/^/    /' "$TMP/old_name.log" | head -10
 	fi
-	clean "old headers: IOURING_BPF_NO_SETUP_BPF leaves IORING_SETUP_BPF out" opt_out "${OURS[@]}" <<<'#define IOURING_BPF_NO_SETUP_BPF
-#include <iouring-bpf.h>
-#ifdef IORING_SETUP_BPF
-#error "IORING_SETUP_BPF defined although the application opted out"
-#endif
+	clean "old headers: an application that does not write IORING_SETUP_BPF has no warning" old_clean "${OURS[@]}" <<<'#include <iouring-bpf/iouring-bpf.h>
 unsigned int flags(void);
-unsigned int flags(void) { return iouring_bpf_op_setup_flag(); }'
-	clean "old headers: an application that does not write IORING_SETUP_BPF has no warning" old_clean "${OURS[@]}" <<<'#include <iouring-bpf.h>
-unsigned int flags(void);
-unsigned int flags(void) { return iouring_bpf_op_setup_flag() | IORING_SETUP_SINGLE_ISSUER; }'
+unsigned int flags(void) { return IOU_SETUP_BPF_OP | IORING_SETUP_SINGLE_ISSUER; }'
 fi
 echo "$checks checks, $fails failed"
 [ "$fails" = 0 ]

@@ -5,7 +5,7 @@
 # - libiouring-bpf.so.X.Y.Z with soname libiouring-bpf.so.X (readelf -d),
 #   the .so.X and .so links, the .a; `nm -D --defined-only` of the .so
 #   and the .a's global symbols are iouring_bpf_* only, and every call of
-#   the public headers is there;
+#   the public header (include/iouring-bpf/iouring-bpf.h) is there;
 # - the .pc is relocatable (prefix from ${pcfiledir}: no
 #   --define-variable), its Version is the header's macros and
 #   iouring_bpf_version()'s answer, in a program linked with
@@ -14,7 +14,7 @@
 #   internal names (int_put, objvar_ptr, ...) still links; libbpf's
 #   headers come with the .pc's Cflags (the API returns struct bpf_object *);
 # - examples/attach_loop.c, attach_own.c and attach_liburing.c (with the
-#   installed header-only iouring-bpf-liburing.h) build the same way;
+#   installed header-only iouring-bpf/liburing.h) build the same way;
 # - uninstall leaves only the directories that were there before;
 # - IOURING_BPF_TOOLS=system without a system libbpf is a clear error.
 source "$(dirname "$0")/cli_lib.sh"
@@ -34,8 +34,8 @@ checks=$((checks + 1))
 ver=$(pkg-config --modversion iouring-bpf) || { fail "pkg-config iouring-bpf"; ver=0.0.0; }
 major=${ver%%.*}
 for f in usr/bin/iouring-bpf usr/lib/libiouring-bpf.a usr/lib/libiouring-bpf.so.$ver \
-	 usr/include/iouring-bpf.h usr/include/iouring-bpf-filter.h usr/include/iouring-bpf-liburing.h \
-	 usr/include/iou_opflags.h usr/include/iou_exit_info.h \
+	 usr/include/iouring-bpf/iouring-bpf.h usr/include/iouring-bpf/liburing.h \
+	 usr/include/iouring-bpf/iou_opflags.h usr/include/iouring-bpf/iou_exit_info.h \
 	 usr/lib/pkgconfig/iouring-bpf.pc usr/share/man/man1/iouring-bpf.1; do
 	checks=$((checks + 1))
 	[ -f "$D/$f" ] || fail "$f not installed"
@@ -50,11 +50,11 @@ checks=$((checks + 2))
 checks=$((checks + 1))
 soname=$(readelf -d "$L/libiouring-bpf.so.$ver" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 [ "$soname" = "libiouring-bpf.so.$major" ] || fail "soname '$soname', want libiouring-bpf.so.$major"
-dyn=$(nm -D --defined-only "$L/libiouring-bpf.so.$ver" | awk '{print $NF}' | sort -u)
+dyn=$(nm -D --defined-only "$L/libiouring-bpf.so.$ver" | awk '$2 != "A" {print $NF}' | sed 's/@@.*//' | sort -u)
 glob=$(nm -g --defined-only "$L/libiouring-bpf.a" | awk 'NF == 3 {print $3}' | sort -u)
-# (iouring-bpf-liburing.h is header-only: static inline, nothing to export)
-decl=$(grep -ohE '\biouring_bpf_[a-z0-9_]+\(' "$D"/usr/include/iouring-bpf.h \
-	"$D"/usr/include/iouring-bpf-filter.h | tr -d '(' | sort -u)
+# (iouring-bpf/liburing.h is header-only: static inline, nothing to export)
+decl=$(sed 's,/\*.*\*/,,' "$D"/usr/include/iouring-bpf/iouring-bpf.h |
+	grep -ohE '\biouring_bpf_[a-z0-9_]+\(' | tr -d '(' | sort -u)
 checks=$((checks + 4))
 other=$(grep -v '^iouring_bpf_' <<<"$dyn")
 [ -z "$other" ] || fail "the .so exports more than iouring_bpf_*: $(head -5 <<<"$other" | tr '\n' ' ')"
@@ -74,7 +74,7 @@ cflags=$(pkg-config --cflags iouring-bpf) && libs=$(pkg-config --libs iouring-bp
 	fail "the .pc's libdir is not the DESTDIR's: $(pkg-config --variable=libdir iouring-bpf)"
 slibs=$(pkg-config --static --libs iouring-bpf | sed 's/-liouring-bpf\b/-l:libiouring-bpf.a/')
 echo "pkg-config: $cflags $libs; Version $ver"
-grep -E '^Requires|^Libs.private' "$L/pkgconfig/iouring-bpf.pc"
+grep -E '^Requires|^Libs' "$L/pkgconfig/iouring-bpf.pc"
 
 checks=$((checks + 1))
 v=$("$D/usr/bin/iouring-bpf" --version) || fail "--version exited $?"
@@ -93,16 +93,20 @@ fi
 # version, the library's, the kernel's loop hook
 cat >"$TMP/app.c" <<'C'
 #include <stdio.h>
-#include <iouring-bpf.h>
+#include <iouring-bpf/iouring-bpf.h>
 
 int main(void)
 {
-	enum iouring_bpf_loop_api api = iouring_bpf_kernel_loop_api();
+	IOURING_BPF_OPTS(iouring_bpf_kernel, k);
+	static const char *const api[] = { "none", "v3", "mainline-7.1",
+					   "mainline-7.2" };
 
 	printf("header %d.%d.%d library %s\n", IOURING_BPF_VERSION_MAJOR,
 	       IOURING_BPF_VERSION_MINOR, IOURING_BPF_VERSION_PATCH,
 	       iouring_bpf_version());
-	printf("loop hook: %s\n", iouring_bpf_loop_api_key(api));
+	if (iouring_bpf_kernel_probe(&k))
+		k.loop_api = IOURING_BPF_LOOP_NONE;
+	printf("loop hook: %s\n", api[k.loop_api + 1]);
 	return 0;
 }
 C
@@ -111,24 +115,24 @@ C
 cat >"$TMP/app_bpf.c" <<'C'
 #include <stdio.h>
 #include <bpf/libbpf.h>
-#include <iouring-bpf.h>
+#include <iouring-bpf/iouring-bpf.h>
 
 int int_put(void) { return 1; }
 int objvar_ptr, iou_kernel_has, iou_vlog_open, iouf_parse;
+int iouring_bpf_open, iouring_bpf_set, iouring_bpf_start_opts;
 
 int main(void)
 {
-	struct iouring_bpf_error err;
-	struct iouring_bpf *h = iouring_bpf_open("nop", &err);
+	struct bpf_object *obj = iouring_bpf_builtin_open("nop", NULL);
 
-	if (!h) {
-		printf("open: %s\n", err.msg);
+	if (!obj)
 		return 1;
-	}
-	printf("object %s, library %s\n",
-	       bpf_object__name(iouring_bpf_object(h)), iouring_bpf_version());
-	iouring_bpf_close(h);
-	return int_put() - 1 + objvar_ptr + iou_kernel_has + iou_vlog_open + iouf_parse;
+	printf("object %s, library %s\n", bpf_object__name(obj),
+	       iouring_bpf_version());
+	bpf_object__close(obj);
+	return int_put() - 1 + objvar_ptr + iou_kernel_has + iou_vlog_open +
+	       iouf_parse + iouring_bpf_open + iouring_bpf_set +
+	       iouring_bpf_start_opts;
 }
 C
 want="header ${ver//./\.} library ${ver//./\.}"
@@ -154,10 +158,10 @@ fi
 checks=$((checks + 1))
 if cc -Wall -o "$TMP/app_bpf" "$TMP/app_bpf.c" $cflags $slibs 2>"$TMP/cc.err"; then
 	a=$("$TMP/app_bpf") && grep -qE "^object nop, library ${ver//./\.}$" <<<"$a" &&
-		echo "static, libbpf on the handle, own int_put/objvar_ptr/iou_*: $a" ||
+		echo "static, libbpf on the object, own int_put/objvar_ptr/iou_* and 1.x's iouring_bpf_open/_set/_start_opts: $a" ||
 		fail "app_bpf says: $a"
 else
-	fail "an app with its own int_put, objvar_ptr, iou_* does not link with the .a:"
+	fail "an app with its own int_put, objvar_ptr, iou_*, iouring_bpf_open, ... does not link with the .a:"
 	head -5 "$TMP/cc.err"
 fi
 

@@ -66,7 +66,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
-#include <iouring-bpf.h>
+#include "engine.h"
 
 #include "check.h"
 #include "ring.h"

@@ -46,7 +46,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
-#include <iouring-bpf.h>
+#include "engine.h"
 
 #include "check.h"
 #include "ring.h"

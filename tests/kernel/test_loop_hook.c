@@ -14,7 +14,7 @@
  */
 #include <signal.h>
 #include <sys/time.h>
-#include <iouring-bpf.h>
+#include "engine.h"
 
 #include "check.h"
 #include "ring.h"

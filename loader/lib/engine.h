@@ -1,45 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * iouring-bpf.h - libiouring-bpf: attach the project's io_uring BPF
- * programs (or your own .bpf.o) from an application. Build with
- * `pkg-config --cflags --libs iouring-bpf`; docs/library.md is the map,
- * examples/attach_loop.c and attach_own.c are complete programs.
+ * engine.h - the iouring-bpf CLI's engine: a handle (struct iouring_bpf)
+ * that carries an object from open to close with what the commands give
+ * it (--set values and their files and buffers, the op id, the ring, the
+ * pin), the catalogue of built-in programs (descriptions, parameters and
+ * their ranges), and errors with a status that is the CLI's exit code.
  *
- *	struct io_uring_params p = { 0 };
- *	const char *params[] = { "batch=8", "max_wait_us=500", NULL };
- *	struct iouring_bpf_error err;
- *	struct iouring_bpf *h;
- *	int fd = iouring_bpf_ring_setup(IOURING_BPF_KIND_LOOP, 64, &p, &err);
- *
- *	h = iouring_bpf_attach(fd, "batch-wait", params, &err);
- *	if (!h)
- *		errx(err.status == IOURING_BPF_NOFEATURE ? 77 : 1, "%s", err.msg);
- *	... io_uring_enter() as usual ...
- *	iouring_bpf_detach(h);
- *
- * Loop programs attach to ring_fd, which must be an io_uring created with
- * IORING_SETUP_SINGLE_ISSUER | DEFER_TASKRUN; one program per ring. The
- * library picks the binding from the running kernel's BTF: v3's struct
- * io_uring_ops (the project's kernel) or mainline's struct
- * io_uring_bpf_ops (Linux 7.1, 7.2+); an object built with progs/
- * iouring_bpf.h carries both maps, and only the kernel's is created. Op
- * programs (struct uring_bpf_ops) register an IORING_OP_BPF op id for
- * every ring created with the project kernel's IORING_OP_BPF ring flag
- * (iouring_bpf_op_setup_flag()); ring_fd is ignored (pass -1).
- *
- * Ownership: a struct iouring_bpf is the caller's from open/attach to
- * close/detach; ring fds stay the caller's; pointers into the program
- * (iouring_bpf_var(), _section()) live as long as the handle; the program
- * table and the strings returned are static. One thread per handle. The
- * library leaves libbpf's print callback (process-wide) alone unless the
- * application calls iouring_bpf_set_verbose(); the verifier's log of each
- * object goes to a buffer of its own.
- *
- * License: LGPL-2.1 OR BSD-2-Clause (this header and loader/lib/); the
- * BPF programs the library carries are GPL-2.0 (README, "License").
+ * Not installed and not exported: libiouring-bpf 2's ABI is
+ * iouring-bpf/iouring-bpf.h; this was 1.x's public header (its calls and
+ * their 2.0 replacements: docs/library.md, "From 1.x to 2.0"). The CLI,
+ * the bench and the project's tests link it from
+ * build/loader/libiouring-bpf-internal.a.
  */
-#ifndef __IOURING_BPF_LIB_H
-#define __IOURING_BPF_LIB_H
+#ifndef __IOURING_BPF_ENGINE_H
+#define __IOURING_BPF_ENGINE_H
 
 #include <stddef.h>
 #include <linux/io_uring.h>
@@ -47,37 +21,8 @@
  * the ABI headers the library shares with the BPF programs (in progs/;
  * links to them here, installed beside this header)
  */
-#include "iou_opflags.h"
-#include "iou_exit_info.h"
+#include "iouring-bpf/iouring-bpf.h"
 
-/* the ring flags the programs need, for headers older than Linux 6.6 */
-#ifndef IORING_SETUP_SINGLE_ISSUER
-#define IORING_SETUP_SINGLE_ISSUER	(1U << 12)
-#endif
-#ifndef IORING_SETUP_DEFER_TASKRUN
-#define IORING_SETUP_DEFER_TASKRUN	(1U << 13)
-#endif
-#ifndef IORING_SETUP_NO_SQARRAY
-#define IORING_SETUP_NO_SQARRAY		(1U << 16)
-#endif
-/*
- * IORING_OP_BPF (the project's kernel): the opcode, IORING_OP_BPF (65, an
- * opcode mainline has not given), and the ring flag, IOU_SETUP_BPF_OP,
- * from iou_opflags.h, which also has the buffer types of the op flags
- * word (IORING_BPF_BUF_TYPE_*, iouring_bpf_op_flags()).
- *
- * The ring flag is bit 20, the bit mainline (Linux 7.0+) gave
- * IORING_SETUP_SQ_REWIND: a ring made with it on a stock kernel is an
- * SQ_REWIND ring, not a BPF one. So it has a name of ours, and an
- * application asks the library for it: iouring_bpf_op_setup_flag() is
- * IOU_SETUP_BPF_OP on a kernel with IORING_OP_BPF and 0 on any other;
- * iouring_bpf_ring_setup(IOURING_BPF_KIND_OP, ...) refuses (NOFEATURE)
- * there without making a ring.
- */
-#define IOU_SETUP_BPF_OP		IOU_SETUP_BPF
-#ifndef IORING_OP_BPF
-#define IORING_OP_BPF			IOU_OP_BPF
-#endif
 /*
  * IORING_SETUP_BPF, the flag's name before 1.1 (Ming Lei's v1 name):
  * deprecated. It is defined only where it means one thing: when the
@@ -98,27 +43,10 @@ enum {
 #define IORING_SETUP_BPF		iouring_bpf_setup_bpf_deprecated
 #endif
 
-/*
- * The version of this header; iouring_bpf_version() says the library's.
- * The shared library's soname is libiouring-bpf.so.MAJOR.
- */
-#define IOURING_BPF_VERSION_MAJOR	1
-#define IOURING_BPF_VERSION_MINOR	1
-#define IOURING_BPF_VERSION_PATCH	0
-
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/*
- * The library is built with -fvisibility=hidden: what this header
- * declares is its whole ABI (and the only symbols libiouring-bpf.so
- * exports, all named iouring_bpf_*).
- */
-#pragma GCC visibility push(default)
-
-/* "MAJOR.MINOR.PATCH" of the library in use (static storage) */
-const char *iouring_bpf_version(void);
 
 /* also the exit codes of the iouring-bpf CLI */
 enum iouring_bpf_status {
@@ -128,19 +56,6 @@ enum iouring_bpf_status {
 	IOURING_BPF_NOFEATURE	= 3,	/* this kernel lacks the feature */
 	IOURING_BPF_PERM	= 4,	/* not privileged enough */
 	IOURING_BPF_REJECTED	= 5,	/* the verifier/kernel refused the program */
-};
-
-enum iouring_bpf_kind {
-	IOURING_BPF_KIND_OP	= 0,	/* struct uring_bpf_ops */
-	IOURING_BPF_KIND_LOOP	= 1,	/* io_uring_ops or io_uring_bpf_ops */
-};
-
-/* which loop hook a kernel has, and which binding a program uses */
-enum iouring_bpf_loop_api {
-	IOURING_BPF_LOOP_NONE	= -1,	/* no loop hook (or none usable) */
-	IOURING_BPF_LOOP_V3	= 0,	/* struct io_uring_ops (v3, ours) */
-	IOURING_BPF_LOOP_71	= 1,	/* io_uring_bpf_ops, io_ring_ctx * */
-	IOURING_BPF_LOOP_72	= 2,	/* io_uring_bpf_ops, iou_ctx * (7.2+) */
 };
 
 /* what would fix a failure: for a tool's hint (iouring-bpf names commands) */
@@ -209,7 +124,7 @@ iouring_bpf_prog_param(const struct iouring_bpf_prog *p, const char *name);
  * pointer may be NULL); 0, or -ENOENT if p has no such parameter. Every
  * path that sets a built-in's parameter (iouring_bpf_set(),
  * iouring_bpf_set_var(), the params of iouring_bpf_attach() and
- * iouring_bpf_start_opts(), the CLI's --set and options) refuses a value
+ * iouring_bpf_start(), the CLI's --set and options) refuses a value
  * outside it with USAGE, before anything is loaded.
  */
 int iouring_bpf_prog_param_range(const struct iouring_bpf_prog *p,
@@ -237,56 +152,11 @@ struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
 void iouring_bpf_detach(struct iouring_bpf *h);
 
 /*
- * The lifecycle after open, in its one order: set params and the op id,
- * check the kernel, get and bind the ring (loop programs), load, attach,
- * pin. iouring_bpf_attach(), the iouring-bpf commands (run, load, bench)
- * and the liburing helpers all go through iouring_bpf_start_opts(). 0 or
- * a negative errno with err filled; h stays the caller's either way.
+ * After open: set params, check the kernel, bind the ring (loop programs;
+ * p NULL: the layout read from the kernel), load, attach. 0 or a negative
+ * errno with err filled; h stays the caller's either way. The CLI's
+ * commands write these steps themselves (run.c, load.c, runfile.c).
  */
-enum iouring_bpf_step {
-	IOURING_BPF_STEP_SET,		/* params and op id applied */
-	IOURING_BPF_STEP_KERNEL,	/* the kernel can take the program */
-	IOURING_BPF_STEP_RING,		/* loop programs: bound to the ring */
-	IOURING_BPF_STEP_LOAD,		/* verified and loaded */
-	IOURING_BPF_STEP_ATTACH,	/* attached (before the pin) */
-};
-
-struct iouring_bpf_start_opts {
-	size_t		sz;		/* sizeof(struct iouring_bpf_start_opts) */
-	/* loop programs: the ring and the params its setup filled (NULL:
-	 * read from the kernel); ignored for op programs */
-	int		ring_fd;
-	const struct io_uring_params *ring_params;
-	const char *const *params;	/* "KEY=VALUE", NULL-ended, or NULL */
-	/*
-	 * op programs: 0..255, or -1 for the id the program sets. Not a
-	 * zero default: set it to -1 unless you mean id 0 (a loop program
-	 * given 0 is refused at the SET step)
-	 */
-	int		op_id;
-	const char	*pin;		/* pin the link there, or NULL */
-	/*
-	 * Optional: make or find the ring once the kernel is known to take
-	 * the program (*fd, and *p filled or left zeroed: read from the
-	 * kernel); replaces ring_fd/ring_params. 0 or a negative errno with
-	 * err filled.
-	 */
-	int	(*ring)(struct iouring_bpf *h, void *ctx, int *fd,
-			struct io_uring_params *p,
-			struct iouring_bpf_error *err);
-	/*
-	 * Optional: called after each step (done: the step just done); a
-	 * negative errno (with err filled) stops the start there.
-	 */
-	int	(*step)(struct iouring_bpf *h, enum iouring_bpf_step done,
-			void *ctx, struct iouring_bpf_error *err);
-	void		*ctx;		/* passed to ring() and step() */
-};
-
-int iouring_bpf_start_opts(struct iouring_bpf *h,
-			   const struct iouring_bpf_start_opts *opts,
-			   struct iouring_bpf_error *err);
-/* the same with the ring and params only (opts: ring_fd, p, params) */
 int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
 		      const struct io_uring_params *p,
 		      const char *const *params, struct iouring_bpf_error *err);
@@ -343,7 +213,7 @@ int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
  * same status for -1 and for fd 0 on a terminal), p whose entries are not
  * the ring's, a SQE128/CQE32 ring for an object without the size
  * globals, or an SQ_REWIND ring for an object that cannot serve one (it
- * submits the application's SQEs, or lacks iou_sq_rewind). A liburing `struct io_uring`: iouring-bpf-liburing.h.
+ * submits the application's SQEs, or lacks iou_sq_rewind). A liburing `struct io_uring`: iouring-bpf/liburing.h.
  */
 int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 			 const struct io_uring_params *p,
@@ -403,9 +273,8 @@ __u32 iouring_bpf_op_setup_flag(void);
  * loop rings with io_uring_queue_init_params() and SINGLE_ISSUER |
  * DEFER_TASKRUN instead (docs/library.md, "liburing rings").
  */
-int iouring_bpf_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
-			   struct io_uring_params *p,
-			   struct iouring_bpf_error *err);
+int iou_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
+		   struct io_uring_params *p, struct iouring_bpf_error *err);
 /*
  * The op flags word (sqe->rw_flags) of an IORING_OP_BPF request for op
  * program h: its op id, the types of buffer 1 (addr/len) and buffer 2
@@ -529,13 +398,12 @@ enum iouring_bpf_loop_api iouring_bpf_loop_binding(const struct iouring_bpf *h);
  * "io_uring_bpf_ops" */
 const char *iouring_bpf_ops_type(const struct iouring_bpf *h);
 
-#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }
 #endif
 
 /* io_uring filters: policies compiled to classic BPF (Linux 7.2+) */
-#include "iouring-bpf-filter.h"
+#include "engine-filter.h"
 
-#endif /* __IOURING_BPF_LIB_H */
+#endif /* __IOURING_BPF_ENGINE_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * iouring-bpf-filter.h - io_uring filters (mainline Linux 7.2+,
+ * engine-filter.h - io_uring filters (mainline Linux 7.2+,
  * CONFIG_IO_URING_BPF): a policy, compiled to classic BPF, that decides
  * per request whether a ring may run it. Included by iouring-bpf.h;
  * docs/filters.md is the policy reference.
@@ -34,8 +34,6 @@
 extern "C" {
 #endif
 
-/* exported from the library built with -fvisibility=hidden */
-#pragma GCC visibility push(default)
 
 struct iouring_bpf_error;
 struct iouring_bpf_filter;	/* a compiled policy */
@@ -111,7 +109,6 @@ struct iouring_bpf_filter_kinfo {
  */
 int iouring_bpf_filter_probe(struct iouring_bpf_filter_kinfo *ki);
 
-#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

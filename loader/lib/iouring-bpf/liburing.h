@@ -1,37 +1,24 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * iouring-bpf-liburing.h - libiouring-bpf for rings made by liburing.
+ * iouring-bpf/liburing.h - libiouring-bpf for rings made by liburing.
  *
- * Header only: the library itself does not link liburing; an application
- * that has a `struct io_uring` includes this after <liburing.h> and
- * passes the ring instead of its fd:
+ * Header only: the library itself does not link liburing. Include it
+ * after <liburing.h> and bind with the layout liburing mapped (offsets
+ * from the ring's pointers, flags from ring->flags), so no BPF iterator
+ * runs:
  *
- *	#include <liburing.h>
- *	#include <iouring-bpf-liburing.h>
- *
- *	struct io_uring ring;
- *	struct io_uring_params p = {
- *		.flags = IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
- *	};
- *	io_uring_queue_init_params(64, &ring, &p);
- *	h = iouring_bpf_attach_liburing(&ring, "nop-chain", params, &err);
- *	io_uring_enter(ring.ring_fd, 0, 0, IORING_ENTER_GETEVENTS, NULL);
- *	iouring_bpf_detach(h);
+ *	err = iouring_bpf_obj_bind_liburing(skel->obj, &ring);
+ *	... load, attach, io_uring_enter() ...
+ *	bpf_link__destroy(link);
  *	iouring_bpf_liburing_resync(&ring);	(before liburing submits again)
- *
- * The program is bound to ring->ring_fd with the layout liburing mapped
- * (offsets taken from the ring's pointers, flags from ring->flags: SQ
- * array or not, SQE128, CQE32), so no BPF iterator runs. A raw fd still
- * works with iouring_bpf_attach(fd, ...) (layout read from the kernel).
  *
  * liburing and IORING_SETUP_NO_SQARRAY: liburing 2.6 is the first release
  * that supports it (and asks for it by default). Earlier ones (Debian 12
  * ships 2.3) take the kernel's sq_off.array of 0 as the place of the SQ
  * index array and write it over the ring's header at setup, so a ring
  * they create with NO_SQARRAY is broken before any program runs; this
- * header refuses such a ring (USAGE). With those versions create rings
- * with an SQ array (drop IORING_SETUP_NO_SQARRAY), or create the ring
- * with io_uring_setup() and use the fd.
+ * header refuses such a ring (-EINVAL). With those versions create rings
+ * with an SQ array, or with io_uring_setup() and bind the fd.
  *
  * IORING_SETUP_SQ_REWIND (Linux 7.0+, liburing 2.14+): ring->flags says
  * so, and the library binds the program to fill its SQEs from index 0
@@ -46,7 +33,7 @@
 #include <errno.h>
 #include <string.h>
 #include <liburing.h>
-#include <iouring-bpf.h>
+#include "iouring-bpf.h"
 
 /* 1 if the liburing compiled against can create NO_SQARRAY rings (2.6+) */
 #if defined(IO_URING_VERSION_MAJOR) && defined(IO_URING_VERSION_MINOR) && \
@@ -60,27 +47,32 @@
 /*
  * The io_uring_params the kernel gave ring's creator, rebuilt from the
  * ring: entries, flags and the offsets of every field liburing mapped.
- * 0, or a negative errno with err filled (USAGE: no fd, or a NO_SQARRAY
- * ring that this liburing wrote its SQ array over).
+ * 0, or -EBADF (no fd), -EINVAL (not mapped, or a NO_SQARRAY ring that
+ * this liburing wrote its SQ array over); errors are the caller's to
+ * report (the ring is the application's: the header says nothing).
  */
 static inline int iouring_bpf_liburing_params(const struct io_uring *ring,
-					      struct io_uring_params *p,
-					      struct iouring_bpf_error *err)
+					      struct io_uring_params *p)
 {
 	const char *sq = (const char *)ring->sq.ring_ptr;
 	const char *cq = (const char *)ring->cq.ring_ptr;
 
-	if (ring->ring_fd < 0)
-		return iouring_bpf_errorf(err, IOURING_BPF_USAGE, EBADF,
-					  "the liburing ring has no fd (IORING_SETUP_REGISTERED_FD_ONLY, or io_uring_close_ring_fd()): a loop program attaches to a ring by its fd; keep the fd open");
-	if (!sq || !cq || !ring->sq.khead || !ring->cq.cqes)
-		return iouring_bpf_errorf(err, IOURING_BPF_USAGE, EINVAL,
-					  "the liburing ring is not mapped: set it up with io_uring_queue_init_params() or io_uring_queue_mmap() first");
+	/*
+	 * no fd (IORING_SETUP_REGISTERED_FD_ONLY, io_uring_close_ring_fd()):
+	 * a loop program attaches to a ring by its fd
+	 */
+	if (!ring || ring->ring_fd < 0)
+		return ring ? -EBADF : -EINVAL;
+	/* not mapped: io_uring_queue_init_params() or _mmap() first */
+	if (!sq || !cq || !ring->sq.khead || !ring->cq.cqes || !p)
+		return -EINVAL;
+	/*
+	 * NO_SQARRAY with liburing < 2.6: it wrote its SQ index array over
+	 * the ring's header at setup; make the ring with an SQ array
+	 */
 	if ((ring->flags & IORING_SETUP_NO_SQARRAY) &&
 	    (const char *)ring->sq.array == sq)
-		return iouring_bpf_errorf(err, IOURING_BPF_USAGE, EINVAL,
-					  "ring fd %d has IORING_SETUP_NO_SQARRAY, which this liburing does not support (2.6 is the first that does): it wrote its SQ index array over the ring's header at setup; create the ring without IORING_SETUP_NO_SQARRAY",
-					  ring->ring_fd);
+		return -EINVAL;
 	memset(p, 0, sizeof(*p));
 	p->flags = ring->flags;
 	p->features = ring->features;
@@ -105,47 +97,24 @@ static inline int iouring_bpf_liburing_params(const struct io_uring *ring,
 	return 0;
 }
 
-/* iouring_bpf_set_ring() for a liburing ring: its fd and its layout */
-static inline int iouring_bpf_set_ring_liburing(struct iouring_bpf *h,
-						const struct io_uring *ring,
-						struct iouring_bpf_error *err)
-{
-	struct io_uring_params p;
-	int ret = iouring_bpf_liburing_params(ring, &p, err);
-
-	return ret ? ret : iouring_bpf_set_ring(h, ring->ring_fd, &p, err);
-}
-
-/* iouring_bpf_start() (set params, check, bind, load, attach) on ring */
-static inline int iouring_bpf_start_liburing(struct iouring_bpf *h,
-					     const struct io_uring *ring,
-					     const char *const *params,
-					     struct iouring_bpf_error *err)
-{
-	struct io_uring_params p;
-	int ret = iouring_bpf_liburing_params(ring, &p, err);
-
-	return ret ? ret :
-		iouring_bpf_start(h, ring->ring_fd, &p, params, err);
-}
-
 /*
- * iouring_bpf_attach() for a liburing ring: open prog (a built-in name or
- * a .bpf.o path), set params, bind it to the ring, load, attach. Free with
- * iouring_bpf_detach(). NULL with err filled on failure.
+ * iouring_bpf_obj_bind_ring() for a liburing ring: its fd and its layout.
+ * The errors of iouring_bpf_liburing_params() (no message: see there),
+ * then bind_ring's.
  */
-static inline struct iouring_bpf *
-iouring_bpf_attach_liburing(const struct io_uring *ring, const char *prog,
-			    const char *const *params,
-			    struct iouring_bpf_error *err)
+static inline int iouring_bpf_obj_bind_liburing(struct bpf_object *obj,
+						const struct io_uring *ring)
 {
-	struct iouring_bpf *h = iouring_bpf_open(prog, err);
+	struct io_uring_params p;
+	struct iouring_bpf_ring_opts o;
+	int ret = iouring_bpf_liburing_params(ring, &p);
 
-	if (h && iouring_bpf_start_liburing(h, ring, params, err)) {
-		iouring_bpf_close(h);
-		return NULL;
-	}
-	return h;
+	if (ret)
+		return ret;
+	memset(&o, 0, sizeof(o));
+	o.sz = sizeof(o);
+	o.params = &p;
+	return iouring_bpf_obj_bind_ring(obj, ring->ring_fd, &o);
 }
 
 /*

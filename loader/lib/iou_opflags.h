@@ -1,1 +1,0 @@
-../../progs/iou_opflags.h

@@ -1,0 +1,1 @@
+../../../progs/iou_opflags.h
