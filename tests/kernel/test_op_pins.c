@@ -44,11 +44,6 @@
  *                            copies its full length into the pages pinned
  *                            at prep; a sleepable op copies the mapping of
  *                            the moment (-EFAULT where it is gone or read-only)
- *   file_mappings_pinned_like_registered  FOLL_LONGTERM pins, as for
- *                            registered buffers: a non-sleepable op can't
- *                            copy into a MAP_SHARED ramfs mapping (-EFAULT,
- *                            file unchanged) but copies from it; a
- *                            MAP_PRIVATE file mapping works both ways
  *   thp_fixed_buffer_copy    a registered buffer backed by transparent huge
  *                            pages (one 2 MiB segment), copied to and from a
  *                            plain buffer across page and folio boundaries,
@@ -56,6 +51,11 @@
  *                            debug kernel's DEBUG_KMAP_LOCAL_FORCE_MAP
  *                            really maps each kmap_local page, so a copy
  *                            past the one page mapped faults or goes wrong)
+ *   file_mappings_pinned_like_registered  FOLL_LONGTERM pins, as for
+ *                            registered buffers: a non-sleepable op can't
+ *                            copy into a MAP_SHARED ramfs mapping (-EFAULT,
+ *                            file unchanged) but copies from it; a
+ *                            MAP_PRIVATE file mapping works both ways
  *
  * `make test` runs a short form; IOURING_BPF_PINS_LONG=1 (`make stress`,
  * tests/stress/run) a long one: more requests, bigger buffers, more rounds.
