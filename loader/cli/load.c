@@ -51,8 +51,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		return cli_one_arg(state, key, arg, &a->prog, "load takes one program",
 				   "which program? a name from `iouring-bpf list` or a .bpf.o file");
-	default:
+	case 's':
+	case 'i':
 		return prog_args_opt(&a->pa, "load", key, arg, state);
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }

@@ -99,8 +99,11 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_END:
 		return cli_one_arg(state, key, arg, &a->prog, "run takes one program",
 				   "which program? a name from `iouring-bpf list` or a loop program's .bpf.o file");
-	default:
+	case 's':
+	case 'i':
 		return prog_args_opt(&a->pa, "run", key, arg, state);
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
@@ -173,6 +176,28 @@ static void watchdog_arm(void)
 	alarm(RUN_WATCHDOG_S);
 }
 
+/*
+ * the ring of a built-in program: the library's ring for its kind
+ * (RC_RING_SQ SQ, RC_RING_CQ CQ entries), mapped into r
+ */
+static int ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
+		     struct io_uring_params *p,
+		     struct iouring_bpf_error *err)
+{
+	int ret;
+
+	p->cq_entries = RC_RING_CQ;
+	*fd = iou_ring_setup(kind, RC_RING_SQ, p, err);
+	if (*fd < 0)
+		return *fd;
+	ret = ring_init_fd(r, *fd, p);
+	if (ret)
+		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, ret,
+					  "cannot map the ring: %s",
+					  strerror(-ret));
+	return 0;
+}
+
 /* --ring-flags, --sq-entries, --cq-entries of a built-in loop program */
 static struct ring_choice *run_ring;
 
@@ -183,7 +208,7 @@ static struct ring_choice *run_ring;
  * workload prepares once the ring exists; load; attach. 0, or a negative
  * errno with err filled.
  */
-static int run_start(struct run_ctx *rc, const struct prog_args *pa,
+static int run_start(struct run_ctx *rc, const struct prog_args *pa, int loop,
 		     struct iouring_bpf_error *err)
 {
 	struct iouring_bpf *h = rc->h;
@@ -203,8 +228,9 @@ static int run_start(struct run_ctx *rc, const struct prog_args *pa,
 	if (!ret && run_ring)
 		ret = run_ring_make(run_ring, &rc->ring, &fd, &p, err);
 	else if (!ret)
-		ret = rc_ring_make(&rc->ring, iouring_bpf_kind(h), &fd, &p, err);
-	if (!ret && iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP)
+		ret = ring_make(&rc->ring, loop ? IOURING_BPF_KIND_LOOP :
+				IOURING_BPF_KIND_OP, &fd, &p, err);
+	if (!ret && loop)
 		ret = iouring_bpf_set_ring(h, fd, p.sq_entries ? &p : NULL, err);
 	if (!ret && rc->w->setup)
 		ret = rc->w->setup(rc);
@@ -309,7 +335,7 @@ int cmd_run(int argc, char **argv)
 		run_ring = &ring;
 	}
 	err.msg[0] = '\0';
-	if (run_start(rc, &a.pa, &err))
+	if (run_start(rc, &a.pa, loop, &err))
 		goto fail;
 
 	api = iouring_bpf_loop_binding(rc->h);

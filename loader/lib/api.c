@@ -19,30 +19,53 @@
 #include <bpf/libbpf.h>
 #include "internal.h"
 
-/* a struct with sz first: 0 (2.0's layout) or at least sz itself */
-static int opts_check(const void *opts, size_t known, const char *type)
+static int failf(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The argument checks every call shares. null_arg(): call's argument
+ * what is NULL. struct_sz(): the size of a struct with sz first (an opts
+ * or an out struct), known (2.0's layout) for sz 0; -EINVAL for a sz
+ * smaller than sz itself. Both say so, naming the call.
+ */
+static int null_arg(const char *call, const char *what)
+{
+	return failf(EINVAL, "%s: %s is NULL", call, what);
+}
+
+static long struct_sz(const void *s, size_t known, const char *type,
+		      const char *call)
+{
+	size_t sz = *(const size_t *)s;
+
+	if (!sz)
+		return known;
+	if (sz < sizeof(size_t))
+		return failf(EINVAL, "%s: struct %s has sz %zu, smaller than sz itself: set it to sizeof(struct %s) (%s does)",
+			     call, type, sz, type,
+			     strncmp(type, "bpf_", 4) ? "IOURING_BPF_OPTS()" :
+			     "LIBBPF_OPTS()");
+	return sz;
+}
+
+/* an opts struct: NULL, sz 0, or a sz whose tail unknown here is zero */
+static int opts_check(const void *opts, size_t known, const char *type,
+		      const char *call)
 {
 	const unsigned char *b = opts;
-	size_t sz, i;
+	long sz;
+	size_t i;
 
 	if (!opts)
 		return 0;
-	sz = *(const size_t *)opts;
-	if (!sz)
-		return 0;
-	if (sz < sizeof(size_t)) {
-		iou_log(IOURING_BPF_WARN,
-			"libiouring-bpf: struct %s: sz %zu is smaller than sz itself; set it to sizeof(struct %s) (IOURING_BPF_OPTS() does)\n",
-			type, sz, type);
-		return -EINVAL;
-	}
-	for (i = known; i < sz; i++) {
-		if (b[i]) {
-			iou_log(IOURING_BPF_WARN,
-				"libiouring-bpf: struct %s: sz %zu, and byte %zu is not zero: this library (%s) knows %zu bytes of it; an option it does not know is refused rather than ignored (use a library as new as the header)\n",
-				type, sz, i, IOURING_BPF_VERSION, known);
-			return -EINVAL;
-		}
+	sz = struct_sz(opts, known, type, call);
+	if (sz < 0)
+		return sz;
+	for (i = known; i < (size_t)sz; i++) {
+		if (b[i])
+			return failf(EINVAL, "%s: struct %s: sz %ld, and byte %zu is not zero: this library (%s) knows %zu bytes of it; an option it does not know is refused rather than ignored (use a library as new as the header)",
+				     call, type, sz, i, IOURING_BPF_VERSION,
+				     known);
 	}
 	return 0;
 }
@@ -57,9 +80,9 @@ static void opts_copy(void *dst, const void *opts, size_t known)
 		memcpy(dst, opts, !sz || sz > known ? known : sz);
 }
 
-#define OPTS_GET(dst, opts, type)					\
+#define OPTS_GET(dst, opts, type, call)					\
 	({								\
-		int __r = opts_check(opts, sizeof(struct type), #type);	\
+		int __r = opts_check(opts, sizeof(struct type), #type, call); \
 		if (!__r)						\
 			opts_copy(dst, opts, sizeof(struct type));	\
 		__r;							\
@@ -85,8 +108,6 @@ static int fail(const struct iouring_bpf_error *e)
 }
 
 /* a message of our own: -err */
-static int failf(int err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 static int failf(int err, const char *fmt, ...)
 {
 	char msg[1024];
@@ -123,7 +144,7 @@ static int view(struct bpf_object *obj, struct iouring_bpf *h,
 	iou_libbpf_route();
 	memset(h, 0, sizeof(*h));
 	if (!obj)
-		return failf(EINVAL, "%s: the object is NULL", what);
+		return null_arg(what, "the object");
 	h->obj = obj;
 	h->op_id = -1;
 	snprintf(h->name, sizeof(h->name), "%s", bpf_object__name(obj));
@@ -175,13 +196,13 @@ iouring_bpf_builtin_open(const char *name,
 		return NULL;
 	}
 	if (opts) {
-		if (opts->sz < sizeof(size_t)) {
-			errno = EINVAL;
-			failf(EINVAL, "%s: struct bpf_object_open_opts has sz %zu: use LIBBPF_OPTS()",
-			      name, opts->sz);
+		ret = struct_sz(opts, sizeof(o), "bpf_object_open_opts",
+				"iouring_bpf_builtin_open");
+		if (ret < 0) {
+			errno = -ret;
 			return NULL;
 		}
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+		memcpy(&o, opts, (size_t)ret < sizeof(o) ? (size_t)ret : sizeof(o));
 		o.sz = sizeof(o);
 	}
 	o.object_name = p->name;
@@ -202,15 +223,15 @@ int iouring_bpf_obj_info(struct bpf_object *obj,
 	struct iouring_bpf_obj_info out = { 0 };
 	struct iouring_bpf_error e;
 	struct iouring_bpf h;
-	size_t sz;
+	long sz;
 	int ret;
 
 	if (!info)
-		return failf(EINVAL, "iouring_bpf_obj_info: info is NULL");
-	sz = info->sz ? info->sz : sizeof(out);
-	if (sz < sizeof(size_t))
-		return failf(EINVAL, "iouring_bpf_obj_info: info->sz %zu is smaller than sz itself: set it to sizeof(struct iouring_bpf_obj_info)",
-			     sz);
+		return null_arg("iouring_bpf_obj_info", "info");
+	sz = struct_sz(info, sizeof(out), "iouring_bpf_obj_info",
+		       "iouring_bpf_obj_info");
+	if (sz < 0)
+		return sz;
 	ret = view(obj, &h, &e, "iouring_bpf_obj_info");
 	if (ret)
 		return ret;
@@ -222,7 +243,7 @@ int iouring_bpf_obj_info(struct bpf_object *obj,
 	out.bound = h.have_ring;
 	out.ops_type = iouring_bpf_ops_type(&h);
 	out.ops = h.ops;
-	memcpy(info, &out, sz < sizeof(out) ? sz : sizeof(out));
+	memcpy(info, &out, (size_t)sz < sizeof(out) ? (size_t)sz : sizeof(out));
 	return 0;
 }
 
@@ -234,7 +255,7 @@ int iouring_bpf_obj_set_global(struct bpf_object *obj, const char *name,
 	int ret;
 
 	if (!name)
-		return failf(EINVAL, "iouring_bpf_obj_set_global: name is NULL");
+		return null_arg("iouring_bpf_obj_set_global", "name");
 	ret = view(obj, &h, &e, "iouring_bpf_obj_set_global");
 	if (ret)
 		return ret;
@@ -249,8 +270,8 @@ int iouring_bpf_obj_get_global(struct bpf_object *obj, const char *name,
 	int ret;
 
 	if (!obj || !name || !value)
-		return failf(EINVAL, "iouring_bpf_obj_get_global: %s is NULL",
-			     !obj ? "the object" : !name ? "name" : "value");
+		return null_arg("iouring_bpf_obj_get_global",
+				!obj ? "the object" : !name ? "name" : "value");
 	memset(&h, 0, sizeof(h));
 	h.obj = obj;
 	ret = iouring_bpf_var_int(&h, name, value);
@@ -293,7 +314,8 @@ int iouring_bpf_obj_bind_ring(struct bpf_object *obj, int ring_fd,
 	ret = view(obj, &h, &e, "iouring_bpf_obj_bind_ring");
 	if (ret)
 		return ret;
-	ret = OPTS_GET(&o, opts, iouring_bpf_ring_opts);
+	ret = OPTS_GET(&o, opts, iouring_bpf_ring_opts,
+		       "iouring_bpf_obj_bind_ring");
 	if (ret)
 		return ret;
 	if (h.kind != IOURING_BPF_KIND_LOOP)
@@ -347,7 +369,8 @@ struct bpf_link *iouring_bpf_obj_attach(struct bpf_object *obj,
 
 	ret = view(obj, &h, &e, "iouring_bpf_obj_attach");
 	if (!ret)
-		ret = OPTS_GET(&o, opts, iouring_bpf_attach_opts);
+		ret = OPTS_GET(&o, opts, iouring_bpf_attach_opts,
+			       "iouring_bpf_obj_attach");
 	if (!ret && !h.loaded)
 		ret = failf(EINVAL, "%s: not loaded: iouring_bpf_obj_load() (or the skeleton's __load()) comes before iouring_bpf_obj_attach()",
 			    h.name);
@@ -379,8 +402,8 @@ int iouring_bpf_obj_exit_info(struct bpf_object *obj,
 	struct iouring_bpf h;
 
 	if (!obj || !out)
-		return failf(EINVAL, "iouring_bpf_obj_exit_info: %s is NULL",
-			     obj ? "out" : "the object");
+		return null_arg("iouring_bpf_obj_exit_info",
+				obj ? "out" : "the object");
 	memset(&h, 0, sizeof(h));
 	h.obj = obj;
 	return iouring_bpf_exit_info(&h, out);
@@ -390,14 +413,16 @@ int iouring_bpf_kernel_probe(struct iouring_bpf_kernel *out)
 {
 	struct iouring_bpf_kernel k = { 0 };
 	enum iouring_bpf_loop_api api;
+	long sz;
 	int op;
 
 	if (!out)
-		return failf(EINVAL, "iouring_bpf_kernel_probe: out is NULL");
-	k.sz = out->sz ? out->sz : sizeof(k);
-	if (k.sz < sizeof(size_t))
-		return failf(EINVAL, "iouring_bpf_kernel_probe: out->sz %zu is smaller than sz itself: set it to sizeof(struct iouring_bpf_kernel)",
-			     k.sz);
+		return null_arg("iouring_bpf_kernel_probe", "out");
+	sz = struct_sz(out, sizeof(k), "iouring_bpf_kernel",
+		       "iouring_bpf_kernel_probe");
+	if (sz < 0)
+		return sz;
+	k.sz = sz;
 	op = iou_kernel_has(IOU_KTYPE_OP);
 	if (op < 0)
 		return failf(-op, "the running kernel (%s) has no readable BTF (/sys/kernel/btf/vmlinux): the library cannot tell which io_uring BPF hooks it has",
@@ -439,11 +464,13 @@ int iouring_bpf_filter_install(int ring_fd, const char *policy,
 	int ret;
 
 	iou_libbpf_route();
-	ret = OPTS_GET(&o, opts, iouring_bpf_filter_opts);
+	ret = OPTS_GET(&o, opts, iouring_bpf_filter_opts,
+		       "iouring_bpf_filter_install");
 	if (ret)
 		return ret;
 	if (!policy)
-		return failf(EINVAL, "iouring_bpf_filter_install: policy is NULL (a shipped policy's name, a file, or the name of opts->text)");
+		return null_arg("iouring_bpf_filter_install",
+				"policy (a shipped policy's name, a file, or the name of opts->text)");
 	if (ring_fd < -1)
 		return failf(EINVAL, "iouring_bpf_filter_install: ring fd %d: a ring's fd, or -1 for the calling task",
 			     ring_fd);

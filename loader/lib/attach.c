@@ -139,6 +139,73 @@ static void base_name(const char *path, char *out, size_t len)
 	out[strcspn(out, ".")] = '\0';	/* bpffs names may not hold dots */
 }
 
+/* the object's buffer: before bpf_object__open_*() */
+static int vlog_open(struct iouring_bpf *h, struct bpf_object_open_opts *opts)
+{
+	h->obj_log = calloc(1, IOU_VLOG_SIZE);
+	if (!h->obj_log)
+		return -1;
+	opts->kernel_log_buf = h->obj_log;
+	opts->kernel_log_size = IOU_VLOG_SIZE;
+	opts->kernel_log_level = 0;
+	return 0;
+}
+
+/* one buffer per program: before bpf_object__load() */
+static int vlog_prepare(struct iouring_bpf *h)
+{
+	struct bpf_program *p;
+	size_t n = 0, i = 0;
+
+	bpf_object__for_each_program(p, h->obj)
+		n++;
+	free(h->prog_log);
+	/* calloc: zero pages the kernel writes only for a refused program */
+	h->prog_log = calloc(n ? n : 1, IOU_VLOG_SIZE);
+	if (!h->prog_log)
+		return -1;
+	bpf_object__for_each_program(p, h->obj) {
+		if (bpf_program__set_log_buf(p, h->prog_log + i * IOU_VLOG_SIZE,
+					     IOU_VLOG_SIZE))
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
+/*
+ * After a failed load: the log of the refused program (*prog: it), else
+ * the object's (*prog NULL: its BTF); NULL if the kernel wrote none.
+ */
+static const char *vlog_failed(const struct iouring_bpf *h,
+			       struct bpf_program **prog)
+{
+	struct bpf_program *p;
+	size_t i = 0;
+
+	*prog = NULL;
+	if (h->prog_log) {
+		bpf_object__for_each_program(p, h->obj) {
+			const char *l = h->prog_log + i++ * IOU_VLOG_SIZE;
+
+			if (l[0]) {
+				*prog = p;
+				return l;
+			}
+		}
+	}
+	return h->obj_log && h->obj_log[0] ? h->obj_log : NULL;
+}
+
+/* the kernel's log no longer needed: after load (libbpf loads once) */
+static void vlog_free(struct iouring_bpf *h)
+{
+	free(h->prog_log);
+	free(h->obj_log);
+	h->prog_log = NULL;
+	h->obj_log = NULL;
+}
+
 /* p: a built-in program, or NULL and path: a .bpf.o file */
 static struct iouring_bpf *open_object(const struct iouring_bpf_prog *p,
 				       const char *path,
@@ -151,7 +218,7 @@ static struct iouring_bpf *open_object(const struct iouring_bpf_prog *p,
 	int ret;
 
 	h = calloc(1, sizeof(*h));
-	if (!h || iou_vlog_open(h, &opts)) {
+	if (!h || vlog_open(h, &opts)) {
 		free(h);
 		iou_fail(err, IOURING_BPF_FAIL, ENOMEM, "out of memory");
 		return NULL;
@@ -177,7 +244,7 @@ static struct iouring_bpf *open_object(const struct iouring_bpf_prog *p,
 			 "%s: cannot open the embedded BPF object: %s (libbpf's messages, iouring_bpf_set_verbose(1) or iouring-bpf -v, say more)" :
 			 "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g? libbpf's messages, iouring_bpf_set_verbose(1) or iouring-bpf -v, say more)",
 			 p ? p->name : path, msg);
-		iou_vlog_free(h);
+		vlog_free(h);
 		free(h);
 		return NULL;
 	}
@@ -240,94 +307,6 @@ int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
 	return 0;
 }
 
-int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
-			 const struct io_uring_params *p,
-			 struct iouring_bpf_error *err)
-{
-	struct io_uring_params real;
-	size_t sz;
-	void *m;
-	int ret;
-
-	if (h->kind != IOURING_BPF_KIND_LOOP)
-		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
-				"%s is an op program: it serves every IORING_SETUP_BPF ring, not one ring (use --id N)",
-				h->name);
-	if (h->loaded)
-		return iou_fail(err, IOURING_BPF_USAGE, EBUSY,
-				"%s: the ring is set before load", h->name);
-	/* the layout of a ring given by fd alone: read from the kernel */
-	ret = p ? iou_ring_params_check(ring_fd, p, err) :
-		  iou_ring_params(ring_fd, &real, err);
-	if (ret)
-		return ret;
-	if (!p)
-		p = &real;
-	ret = iou_geo_fill(h, p, err);
-	if (ret)
-		return ret;
-	h->ring = *p;
-	h->have_ring = 1;
-	m = ops_member_ptr(h->obj, h->ops, "ring_fd", &sz);
-	if (!m || sz != 4)
-		return iou_fail(err, IOURING_BPF_FAIL, EINVAL,
-				"%s: its struct %s has no 32-bit ring_fd",
-				h->name, iouring_bpf_ops_type(h));
-	*(__u32 *)m = ring_fd;
-	return 0;
-}
-
-/* the kernel has the hook (iouring_bpf_kernel_check()); has it h's binding? */
-static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
-{
-	enum iouring_bpf_loop_api api;
-	int ret = iouring_bpf_kernel_check(h->kind, err);
-
-	if (ret || h->kind == IOURING_BPF_KIND_OP ||
-	    h->api != IOURING_BPF_LOOP_NONE)
-		return ret;
-	api = iouring_bpf_kernel_loop_api();
-	if (api == IOURING_BPF_LOOP_V3)
-		ret = iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
-			"%s is written for mainline's struct io_uring_bpf_ops (Linux 7.1+) only; kernel %s has v3's struct io_uring_ops: run it on a 7.1+ kernel, or add a struct io_uring_ops map (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
-			h->name, iou_kernel_release());
-	else
-		ret = iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
-		"%s is written for v3's struct io_uring_ops (the project's kernel) only; kernel %s has %s: add a struct io_uring_bpf_ops map (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
-		h->name, iou_kernel_release(), iouring_bpf_loop_api_desc(api));
-	/* the fix is in the object: another kernel of ours would not help */
-	if (err)
-		err->fix = IOURING_BPF_FIX_OBJECT;
-	return ret;
-}
-
-int iouring_bpf_check_kernel(struct iouring_bpf *h,
-			     struct iouring_bpf_error *err)
-{
-	int ret = h->kernel_ok ? 0 : check_kernel(h, err);
-
-	h->kernel_ok = !ret;
-	return ret;
-}
-
-/* tell a program built with progs/iouring_bpf.h its binding (iou_api) */
-int iou_set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
-{
-	const char *sec;
-	size_t size;
-	void *p;
-
-	if (h->kind != IOURING_BPF_KIND_LOOP)
-		return 0;
-	p = objvar_ptr(h->obj, "iou_api", &size, &sec, NULL);
-	if (!p || strcmp(sec, ".rodata"))
-		return 0;
-	if (int_put(p, size, 0, h->api))
-		return iou_fail(err, IOURING_BPF_FAIL, ERANGE,
-				"%s: iou_api does not fit", h->name);
-	return 0;
-}
-
 int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	int ret;
@@ -338,14 +317,14 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	ret = iou_set_api_var(h, err);
 	if (ret)
 		return ret;
-	if (iou_vlog_prepare(h))
+	if (vlog_prepare(h))
 		return iou_fail(err, IOURING_BPF_FAIL, ENOMEM, "out of memory");
 	ret = bpf_object__load(h->obj);
 	if (ret)
 		ret = iou_load_failed(h, ret, err);
 	else
 		h->loaded = 1;
-	iou_vlog_free(h);
+	vlog_free(h);
 	iou_heap_trim();	/* libbpf read and freed the kernel's BTF */
 	return ret;
 }
@@ -396,7 +375,7 @@ int iou_load_failed(struct iouring_bpf *h, int ret,
 		    struct iouring_bpf_error *err)
 {
 	struct bpf_program *bp;
-	const char *log = iou_vlog_failed(h, &bp);
+	const char *log = vlog_failed(h, &bp);
 
 	if (log && bp)
 		return verifier_refused(h, ret, bp, log, err);
@@ -558,7 +537,7 @@ void iouring_bpf_close(struct iouring_bpf *h)
 		return;
 	iouring_bpf_detach_link(h);
 	bpf_object__close(h->obj);
-	iou_vlog_free(h);
+	vlog_free(h);
 	iou_res_free(h);
 	free(h);
 }

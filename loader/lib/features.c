@@ -230,3 +230,36 @@ int iouring_bpf_kernel_check(enum iouring_bpf_kind kind,
 		"kernel %s lacks %s: its BTF has neither 'struct io_uring_ops' (v3, the project's kernel) nor 'struct io_uring_bpf_ops' (Linux 7.1+). Boot the project's kernel or a stock 7.1+ kernel; `iouring-bpf probe` lists what is missing",
 		iou_kernel_release(), kind_feature(kind));
 }
+
+/* the kernel has the hook (iouring_bpf_kernel_check()); has it h's binding? */
+static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
+{
+	enum iouring_bpf_loop_api api;
+	int ret = iouring_bpf_kernel_check(h->kind, err);
+
+	if (ret || h->kind == IOURING_BPF_KIND_OP ||
+	    h->api != IOURING_BPF_LOOP_NONE)
+		return ret;
+	api = iouring_bpf_kernel_loop_api();
+	if (api == IOURING_BPF_LOOP_V3)
+		ret = iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+			"%s is written for mainline's struct io_uring_bpf_ops (Linux 7.1+) only; kernel %s has v3's struct io_uring_ops: run it on a 7.1+ kernel, or add a struct io_uring_ops map (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
+			h->name, iou_kernel_release());
+	else
+		ret = iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+		"%s is written for v3's struct io_uring_ops (the project's kernel) only; kernel %s has %s: add a struct io_uring_bpf_ops map (IOU_LOOP_OPS() in progs/iouring_bpf.h makes both)",
+		h->name, iou_kernel_release(), iouring_bpf_loop_api_desc(api));
+	/* the fix is in the object: another kernel of ours would not help */
+	if (err)
+		err->fix = IOURING_BPF_FIX_OBJECT;
+	return ret;
+}
+
+int iouring_bpf_check_kernel(struct iouring_bpf *h,
+			     struct iouring_bpf_error *err)
+{
+	int ret = h->kernel_ok ? 0 : check_kernel(h, err);
+
+	h->kernel_ok = !ret;
+	return ret;
+}

@@ -58,13 +58,16 @@ struct iouring_bpf {
 
 /* attach.c: the pieces of the engine the 2.0 API (api.c) shares */
 int iou_find_ops(struct iouring_bpf *h, struct iouring_bpf_error *err);
-int iou_set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err);
 int iou_load_failed(struct iouring_bpf *h, int ret,
 		    struct iouring_bpf_error *err);
 int iou_attach_failed(struct iouring_bpf *h, int ret,
 		      struct iouring_bpf_error *err);
 
-/* objvar.c: globals by name, struct_ops members by name */
+/*
+ * objvar.c: globals by name, struct_ops members by name; the ring an
+ * object is bound to (iouring_bpf_set_ring()) and its binding (iou_api)
+ */
+int iou_set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err);
 struct objvar {
 	const char		*name;
 	const char		*sec;		/* ".rodata", ".data", ".bss" */
@@ -84,7 +87,7 @@ void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
 		     const char *member, size_t *size);
 int int_put(void *p, size_t size, int is_signed, long long v);
 
-/* log.c: the verifier's log of one object; libbpf's messages */
+/* log.c: libbpf's messages, the verifier's log read */
 #define IOU_VLOG_SIZE	(64 * 1024)	/* per program, and the object's */
 int iou_verbose(void);
 /* libbpf's print callback routed to the application's (once) */
@@ -92,16 +95,11 @@ void iou_libbpf_route(void);
 /* a message to the application's print callback */
 void iou_log(enum iouring_bpf_print_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int iou_vlog_open(struct iouring_bpf *h, struct bpf_object_open_opts *opts);
-int iou_vlog_prepare(struct iouring_bpf *h);
-const char *iou_vlog_failed(const struct iouring_bpf *h,
-			    struct bpf_program **prog);
-void iou_vlog_free(struct iouring_bpf *h);
 /* the end of a verifier's log trimmed to fit, and the line saying why */
 void iou_log_verifier_tail(const char *log, char *out, size_t len);
 int iou_log_verifier_reason(const char *log, char *out, size_t len);
 
-/* geometry.c: the ring globals a loop program declares */
+/* objvar.c: the ring globals a loop program declares */
 struct iou_geo_name {
 	const char	*name;
 	int		src;

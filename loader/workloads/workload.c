@@ -75,23 +75,6 @@ int rc_exit_kind(struct run_ctx *rc)
 	return iouring_bpf_exit_info(rc->h, &ei);
 }
 
-int rc_ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
-		 struct io_uring_params *p, struct iouring_bpf_error *err)
-{
-	int ret;
-
-	p->cq_entries = RC_RING_CQ;
-	*fd = iou_ring_setup(kind, RC_RING_SQ, p, err);
-	if (*fd < 0)
-		return *fd;
-	ret = ring_init_fd(r, *fd, p);
-	if (ret)
-		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, ret,
-					  "cannot map the ring: %s",
-					  strerror(-ret));
-	return 0;
-}
-
 long long now_ns(void)
 {
 	struct timespec ts;

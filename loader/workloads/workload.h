@@ -83,14 +83,9 @@ __u32 rc_opf(struct run_ctx *rc, __u32 buf1, __u32 buf2, __u32 flags);
 /* submit everything queued and reap n CQEs into cqes[] (NULL: count only) */
 int rc_reap(struct run_ctx *rc, struct io_uring_cqe *cqes, unsigned int n);
 long long now_ns(void);
-/*
- * the ring `run` makes for a program of this kind (RC_RING_SQ SQ,
- * RC_RING_CQ CQ entries), mapped into r (run.c's run_start())
- */
+/* the ring `run` makes for a built-in program (cli/run.c) */
 #define RC_RING_SQ	64
 #define RC_RING_CQ	256
-int rc_ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
-		 struct io_uring_params *p, struct iouring_bpf_error *err);
 
 /* a failure of args or setup: rc->err filled, a negative errno returned */
 int rc_fail(struct run_ctx *rc, int status, int errnum, const char *fmt, ...)
