@@ -87,14 +87,39 @@ void cli_error(const char *cmd, int status, const char *msg,
 	fflush(stdout);
 }
 
+/*
+ * The library's messages name the problem; where one of our commands
+ * shows more (err->see), the message says which, at its end
+ */
+static const char *see_command(int see)
+{
+	switch (see) {
+	case IOURING_BPF_SEE_KERNEL:
+		return " (`iouring-bpf probe` lists what the kernel has and lacks)";
+	case IOURING_BPF_SEE_PROGRAMS:
+		return " (see `iouring-bpf list`)";
+	case IOURING_BPF_SEE_LOADED:
+		return " (see `iouring-bpf show`)";
+	case IOURING_BPF_SEE_POLICIES:
+		return " (`iouring-bpf filter list` lists the shipped policies)";
+	case IOURING_BPF_SEE_OPS:
+		return " (`iouring-bpf filter ops` lists them)";
+	case IOURING_BPF_SEE_SANDBOX:
+		return " (`iouring-bpf sandbox` sets no_new_privs)";
+	}
+	return "";
+}
+
 int report_error(const char *cmd, const struct iouring_bpf_error *err)
 {
 	int status = err->status ? err->status : EXIT_FAIL;
 	int filters = cmd && (!strcmp(cmd, "filter") || !strcmp(cmd, "sandbox"));
-	char line[sizeof(err->msg) + 100];
-	const char *msg = err->msg, *hint = NULL;
+	char seen[sizeof(err->msg) + 100], line[sizeof(seen) + 100];
+	const char *msg = seen, *hint = NULL;
+	const char *unset;
 
-	const char *unset = strstr(msg, "; set the others before load.");
+	snprintf(seen, sizeof(seen), "%s%s", err->msg, see_command(err->see));
+	unset = strstr(msg, "; set the others before load.");
 
 	/* the library's messages name no flag: the CLI's say which */
 	if (unset) {
@@ -103,7 +128,8 @@ int report_error(const char *cmd, const struct iouring_bpf_error *err)
 			 unset + strlen("; set the others before load."));
 		msg = line;
 	}
-	if (status == IOURING_BPF_REJECTED && !cli_verbose)
+	if ((status == IOURING_BPF_REJECTED ||
+	     err->see == IOURING_BPF_SEE_LOG) && !cli_verbose)
 		hint = err->detail[0] ? "run with -v for libbpf's full log" :
 		       "run with -v for libbpf's messages";
 	/*
@@ -113,7 +139,7 @@ int report_error(const char *cmd, const struct iouring_bpf_error *err)
 	 */
 	else if (status == EXIT_NOFEATURE && cli_source_tree() &&
 		 err->fix == IOURING_BPF_FIX_KERNEL) {
-		snprintf(line, sizeof(line), "%s; from the source tree: %s", err->msg,
+		snprintf(line, sizeof(line), "%s; from the source tree: %s", seen,
 			 filters ?
 			 "kernel/vm-run --stock -- build/iouring-bpf ... (Debian's 7.2 kernel)" :
 			 "make kernel; kernel/vm-run -- build/iouring-bpf ...");

@@ -33,6 +33,7 @@ int iouring_bpf_errorf(struct iouring_bpf_error *err, int status, int errnum,
 		err->err = errnum;
 		err->fix = status == IOURING_BPF_NOFEATURE ?
 			   IOURING_BPF_FIX_KERNEL : IOURING_BPF_FIX_NONE;
+		err->see = IOURING_BPF_SEE_NONE;
 		err->detail[0] = '\0';
 		va_start(ap, fmt);
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
@@ -240,9 +241,10 @@ static struct iouring_bpf *open_object(const struct iouring_bpf_prog *p,
 
 		ret = -errno;
 		libbpf_strerror(ret, msg, sizeof(msg));
-		iou_fail(err, p ? IOURING_BPF_FAIL : IOURING_BPF_USAGE, ret, p ?
-			 "%s: cannot open the embedded BPF object: %s (libbpf's messages, iouring_bpf_set_verbose(1) or iouring-bpf -v, say more)" :
-			 "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g? libbpf's messages, iouring_bpf_set_verbose(1) or iouring-bpf -v, say more)",
+		iou_fail_see(err, IOURING_BPF_SEE_LOG,
+			     p ? IOURING_BPF_FAIL : IOURING_BPF_USAGE, ret, p ?
+			 "%s: cannot open the embedded BPF object: %s (libbpf's messages say more)" :
+			 "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g? libbpf's messages say more)",
 			 p ? p->name : path, msg);
 		vlog_free(h);
 		free(h);
@@ -273,9 +275,9 @@ struct iouring_bpf *iouring_bpf_open(const char *prog,
 
 	if (p || access(prog, R_OK) == 0)
 		return open_object(p, prog, err);
-	iou_fail(err, IOURING_BPF_USAGE, ENOENT,
-		 "unknown program '%s': not in the catalogue (see `iouring-bpf list`) and not a readable .bpf.o file",
-		 prog);
+	iou_fail_see(err, IOURING_BPF_SEE_PROGRAMS, IOURING_BPF_USAGE, ENOENT,
+		     "unknown program '%s': not a built-in program and not a readable .bpf.o file",
+		     prog);
 	return NULL;
 }
 
@@ -292,7 +294,7 @@ int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
 
 	if (h->kind != IOURING_BPF_KIND_OP)
 		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
-				"%s is a loop program: it has no op id (use --ring PID:FD)",
+				"%s is a loop program: it has no op id (it is bound to one ring)",
 				h->name);
 	if (id < 0 || id > IOU_BPF_MAX_OP_ID)
 		return iou_fail(err, IOURING_BPF_USAGE, ERANGE,
@@ -384,8 +386,9 @@ int iou_load_failed(struct iouring_bpf *h, int ret,
 			"%s: not permitted to load BPF (%s): struct_ops programs need CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN; run as root",
 			h->name, strerror(-ret));
 	if (ret == -524 /* ENOTSUPP */ || ret == -EOPNOTSUPP)
-		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
-			"%s: the kernel refused the struct_ops map (%d): was it built with CONFIG_MODULES and the io_uring BPF options? See `iouring-bpf probe`",
+		return iou_fail_see(err, IOURING_BPF_SEE_KERNEL,
+			IOURING_BPF_NOFEATURE, ret,
+			"%s: the kernel refused the struct_ops map (%d): was it built with CONFIG_MODULES and the io_uring BPF options?",
 			h->name, ret);
 	if (log) {
 		/* the object's own buffer: the kernel refused its BTF */
@@ -442,8 +445,9 @@ int iou_attach_failed(struct iouring_bpf *h, int ret,
 {
 	if (h->kind == IOURING_BPF_KIND_OP) {
 		if (ret == -EBUSY)
-			return iou_fail(err, IOURING_BPF_FAIL, ret,
-				"%s: op id %d is taken by another uring_bpf_ops (see `iouring-bpf show`): pick another op id or unload that one",
+			return iou_fail_see(err, IOURING_BPF_SEE_LOADED,
+				IOURING_BPF_FAIL, ret,
+				"%s: op id %d is taken by another uring_bpf_ops: pick another op id or unload that one",
 				h->name, h->op_id);
 		return iou_fail(err, IOURING_BPF_FAIL, ret,
 				"%s: registering op id %d failed: %s",
@@ -506,8 +510,9 @@ int iouring_bpf_pin(struct iouring_bpf *h, const char *path,
 					strerror(errno));
 	}
 	if (!access(path, F_OK))
-		return iou_fail(err, IOURING_BPF_FAIL, EEXIST,
-				"%s already exists: something is loaded under that name (iouring-bpf show); unload it or pin under another name",
+		return iou_fail_see(err, IOURING_BPF_SEE_LOADED,
+				IOURING_BPF_FAIL, EEXIST,
+				"%s already exists: something is loaded under that name; unload it or pin under another name",
 				path);
 	ret = bpf_link__pin(h->link, path);
 	if (ret)

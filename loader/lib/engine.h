@@ -66,10 +66,26 @@ enum iouring_bpf_fix {
 					 * same kind would not help */
 };
 
+/*
+ * where a tool shows more about a failure: the library's messages name
+ * the problem, the CLI names its command (out.c's report_error())
+ */
+enum iouring_bpf_see {
+	IOURING_BPF_SEE_NONE	= 0,
+	IOURING_BPF_SEE_KERNEL,		/* what the kernel has and lacks */
+	IOURING_BPF_SEE_PROGRAMS,	/* the built-in programs, parameters */
+	IOURING_BPF_SEE_LOADED,		/* the programs in the kernel */
+	IOURING_BPF_SEE_LOG,		/* libbpf's messages */
+	IOURING_BPF_SEE_POLICIES,	/* the shipped filter policies */
+	IOURING_BPF_SEE_OPS,		/* a filter layout's opcodes */
+	IOURING_BPF_SEE_SANDBOX,	/* a task with no_new_privs */
+};
+
 struct iouring_bpf_error {
 	int	status;		/* enum iouring_bpf_status */
 	int	err;		/* the errno behind it, if any (positive) */
 	int	fix;		/* enum iouring_bpf_fix */
+	int	see;		/* enum iouring_bpf_see */
 	char	msg[1024];	/* what went wrong and what to do */
 	char	detail[4096];	/* verifier log tail, when REJECTED */
 };

@@ -214,20 +214,23 @@ int iouring_bpf_kernel_check(enum iouring_bpf_kind kind,
 	int ret = iou_kernel_has(IOU_KTYPE_V3);
 
 	if (ret < 0)
-		return iou_fail(err, IOURING_BPF_NOFEATURE, ret,
-			"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel or a stock Linux 7.1+ kernel; `iouring-bpf probe` lists what is missing",
+		return iou_fail_see(err, IOURING_BPF_SEE_KERNEL,
+			IOURING_BPF_NOFEATURE, ret,
+			"kernel %s has no readable BTF (/sys/kernel/btf/vmlinux: %s): it cannot load struct_ops programs; boot the project's kernel or a stock Linux 7.1+ kernel",
 			iou_kernel_release(), strerror(-ret));
 	if (kind == IOURING_BPF_KIND_OP) {
 		if (iou_kernel_has(IOU_KTYPE_OP) > 0)
 			return 0;
-		return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
-			"kernel %s lacks %s: its BTF has no 'struct uring_bpf_ops' (no released kernel has it). Boot the project's patched kernel; `iouring-bpf probe` lists what is missing",
+		return iou_fail_see(err, IOURING_BPF_SEE_KERNEL,
+			IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+			"kernel %s lacks %s: its BTF has no 'struct uring_bpf_ops' (no released kernel has it). Boot the project's patched kernel",
 			iou_kernel_release(), kind_feature(kind));
 	}
 	if (iouring_bpf_kernel_loop_api() != IOURING_BPF_LOOP_NONE)
 		return 0;
-	return iou_fail(err, IOURING_BPF_NOFEATURE, EOPNOTSUPP,
-		"kernel %s lacks %s: its BTF has neither 'struct io_uring_ops' (v3, the project's kernel) nor 'struct io_uring_bpf_ops' (Linux 7.1+). Boot the project's kernel or a stock 7.1+ kernel; `iouring-bpf probe` lists what is missing",
+	return iou_fail_see(err, IOURING_BPF_SEE_KERNEL,
+		IOURING_BPF_NOFEATURE, EOPNOTSUPP,
+		"kernel %s lacks %s: its BTF has neither 'struct io_uring_ops' (v3, the project's kernel) nor 'struct io_uring_bpf_ops' (Linux 7.1+). Boot the project's kernel or a stock 7.1+ kernel",
 		iou_kernel_release(), kind_feature(kind));
 }
 

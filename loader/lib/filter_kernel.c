@@ -147,8 +147,9 @@ static int reg_all(const struct iouring_bpf_filter *f, int fd, int *done,
 					"the kernel gives %u bytes of payload for %s, the policy reads %u (layout: %s): it would read fields the kernel does not fill; compile against this kernel's BTF or drop those tests",
 					kp, on, p->pdu_size, f->lay.source);
 		if ((ret == -EPERM || ret == -EACCES) && fd == -1)
-			return iou_fail(err, IOURING_BPF_PERM, -ret,
-					"the kernel refused task filters (%s): set no_new_privs first (prctl(PR_SET_NO_NEW_PRIVS, 1); `iouring-bpf sandbox` does) or have CAP_SYS_ADMIN",
+			return iou_fail_see(err, IOURING_BPF_SEE_SANDBOX,
+					IOURING_BPF_PERM, -ret,
+					"the kernel refused task filters (%s): set no_new_privs first (prctl(PR_SET_NO_NEW_PRIVS, 1)) or have CAP_SYS_ADMIN",
 					strerror(-ret));
 		if ((ret == -EBADF || ret == -EOPNOTSUPP || ret == -ENXIO) && !scratch)
 			return iou_fail(err, IOURING_BPF_USAGE, -ret,

@@ -305,8 +305,11 @@ static int parse_ops(struct parser *ps, struct iouf_rule *r)
 			    opcode_of(lay, low + 10) >= 0)
 				return perr(ps, "write opcode '%s' as '%s'", w,
 					    low + 10);
-			return perr(ps, "unknown opcode '%s' (this layout, %s, has %d opcodes: nop, read, openat, socket, connect, ...; `iouring-bpf filter ops` lists them)",
-				    w, lay->source, lay->nr_ops);
+			perr(ps, "unknown opcode '%s' (this layout, %s, has %d opcodes: nop, read, openat, socket, connect, ...)",
+			     w, lay->source, lay->nr_ops);
+			if (ps->err)
+				ps->err->see = IOURING_BPF_SEE_OPS;
+			return -EINVAL;
 		}
 		r->ops[i] = 1;
 	}

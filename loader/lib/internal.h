@@ -55,6 +55,16 @@ struct iouring_bpf {
 };
 
 #define iou_fail iouring_bpf_errorf
+/* iou_fail() with where a tool shows more (enum iouring_bpf_see) */
+#define iou_fail_see(err, where, ...)					\
+	({								\
+		struct iouring_bpf_error *__e = (err);			\
+		int __r = iou_fail(__e, __VA_ARGS__);			\
+									\
+		if (__e)						\
+			__e->see = (where);				\
+		__r;							\
+	})
 
 /* attach.c: the pieces of the engine the 2.0 API (api.c) shares */
 int iou_find_ops(struct iouring_bpf *h, struct iouring_bpf_error *err);

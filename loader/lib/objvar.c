@@ -532,7 +532,7 @@ int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 
 	if (h->kind != IOURING_BPF_KIND_LOOP)
 		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
-				"%s is an op program: it serves every IORING_SETUP_BPF ring, not one ring (use --id N)",
+				"%s is an op program: it serves every IORING_SETUP_BPF ring, not one ring (it is registered under an op id)",
 				h->name);
 	if (h->loaded)
 		return iou_fail(err, IOURING_BPF_USAGE, EBUSY,

@@ -89,8 +89,8 @@ int iou_param_check(const struct iouring_bpf_prog *p, const char *name,
 	if (!r || (!above && v >= r->min && v <= r->max))
 		return 0;
 	snprintf(shown, sizeof(shown), is_unsigned ? "%llu" : "%lld", v);
-	return iou_fail(err, IOURING_BPF_USAGE, ERANGE,
-			"%s: %s=%s is out of range: %s takes %lld..%lld (%s); see `iouring-bpf list`",
+	return iou_fail_see(err, IOURING_BPF_SEE_PROGRAMS, IOURING_BPF_USAGE,
+			ERANGE, "%s: %s=%s is out of range: %s takes %lld..%lld (%s)",
 			p->name, name, shown, name, r->min, r->max,
 			par && par->help ? par->help : "its parameter");
 }
@@ -100,8 +100,9 @@ int iouring_bpf_prog_param_check(const struct iouring_bpf_prog *p,
 				 struct iouring_bpf_error *err)
 {
 	if (!p || !iouring_bpf_prog_param(p, name))
-		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
-				"%s has no parameter '%s' (see `iouring-bpf list`)",
+		return iou_fail_see(err, IOURING_BPF_SEE_PROGRAMS,
+				IOURING_BPF_USAGE, ENOENT,
+				"%s has no parameter '%s'",
 				p ? p->name : "(no program)", name);
 	return iou_param_check(p, name, value, 0, err);
 }

@@ -38,8 +38,9 @@ int iou_ring_setup(enum iouring_bpf_kind kind, unsigned int entries,
 		return fd;
 	fd = -errno;
 	if (fd == -EINVAL && kind == IOURING_BPF_KIND_OP)
-		return iou_fail(err, IOURING_BPF_NOFEATURE, -fd,
-				"this kernel does not accept IORING_SETUP_BPF: it lacks IORING_OP_BPF; boot the project's kernel (iouring-bpf probe)");
+		return iou_fail_see(err, IOURING_BPF_SEE_KERNEL,
+				IOURING_BPF_NOFEATURE, -fd,
+				"this kernel does not accept IORING_SETUP_BPF: it lacks IORING_OP_BPF; boot the project's kernel");
 	return iou_fail(err, fd == -EPERM ? IOURING_BPF_PERM : IOURING_BPF_FAIL,
 			fd, "cannot create the ring: %s", strerror(-fd));
 }
