@@ -112,7 +112,8 @@ struct prog_args {
 	long long	id;
 	int		have_id;
 };
-/* a command's parse_opt hands its other keys here ('i', 's'): 0 if taken,
+
+/* a command's parse_opt hands its 'i' and 's' here: 0 if taken,
  * ARGP_ERR_UNKNOWN if not; exits on a bad value, as argp does */
 error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
 		      char *arg, struct argp_state *state);

@@ -6,8 +6,9 @@
  * The library keeps nothing per object: each call looks at the object
  * (its struct_ops maps, whether they have an fd, the ring_fd member) and
  * builds a view of it, a struct iouring_bpf on the stack, with which it
- * calls the same code the CLI's engine uses (attach.c, geometry.c,
- * ringinfo.c, objvar.c, setvar.c). Failures fill a struct
+ * calls the same code the CLI's engine uses (attach.c: open, load,
+ * attach; objvar.c: globals and the ring binding; features.c: the
+ * kernel; ringinfo.c; setvar.c). Failures fill a struct
  * iouring_bpf_error as the engine does; fail() hands its message to the
  * application's print callback and returns the errno.
  */

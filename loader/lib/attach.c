@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * attach.c - open a program (built-in name or .bpf.o), set its parameters
- * and ring, load, attach, pin. Every failure fills iouring_bpf_error with a
+ * attach.c - open a program (built-in name or .bpf.o), find its struct_ops
+ * maps and choose its binding, load it (with the verifier's log), attach,
+ * pin. The ring it is bound to and its globals are objvar.c's, what the
+ * kernel has features.c's. Every failure fills iouring_bpf_error with a
  * status (the CLI's exit code), what went wrong and what to do.
  */
 #include <errno.h>
@@ -140,7 +142,19 @@ static void base_name(const char *path, char *out, size_t len)
 	out[strcspn(out, ".")] = '\0';	/* bpffs names may not hold dots */
 }
 
-/* the object's buffer: before bpf_object__open_*() */
+/*
+ * The verifier's log goes to buffers of the object, never through
+ * libbpf's print callback (process-wide, the application's): the
+ * object's own (bpf_object_open_opts.kernel_log_buf: its BTF, and any
+ * program without one) and one per program (bpf_program__set_log_buf()),
+ * so that the program the verifier refused is the one whose buffer is not
+ * empty. With log level 0, libbpf asks the kernel for a log only when a
+ * load fails, and retries that load with level 1 into the buffer given;
+ * the kernel (6.4+) keeps the end of a log that does not fit, which is
+ * where the reason is. The buffers live from open to the end of load.
+ *
+ * The object's buffer: before bpf_object__open_*()
+ */
 static int vlog_open(struct iouring_bpf *h, struct bpf_object_open_opts *opts)
 {
 	h->obj_log = calloc(1, IOU_VLOG_SIZE);
@@ -243,9 +257,9 @@ static struct iouring_bpf *open_object(const struct iouring_bpf_prog *p,
 		libbpf_strerror(ret, msg, sizeof(msg));
 		iou_fail_see(err, IOURING_BPF_SEE_LOG,
 			     p ? IOURING_BPF_FAIL : IOURING_BPF_USAGE, ret, p ?
-			 "%s: cannot open the embedded BPF object: %s (libbpf's messages say more)" :
-			 "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g? libbpf's messages say more)",
-			 p ? p->name : path, msg);
+			     "%s: cannot open the embedded BPF object: %s (libbpf's messages say more)" :
+			     "%s: cannot open the BPF object: %s (is it a BPF ELF object built with clang -target bpf -g? libbpf's messages say more)",
+			     p ? p->name : path, msg);
 		vlog_free(h);
 		free(h);
 		return NULL;

@@ -69,8 +69,8 @@ static char *read_file(const char *path, struct iouring_bpf_error *err)
 	size_t n;
 
 	if (!fp) {
-		iou_fail_see(err, IOURING_BPF_SEE_POLICIES, IOURING_BPF_USAGE,
-			     errno, "cannot open policy %s: %s (give a file, or a shipped policy's name)",
+		iou_fail_see(err, IOURING_BPF_SEE_POLICIES, IOURING_BPF_USAGE, errno,
+			     "cannot open policy %s: %s (give a file, or a shipped policy's name)",
 			 path, strerror(errno));
 		return NULL;
 	}

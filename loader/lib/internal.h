@@ -49,7 +49,7 @@ struct iouring_bpf {
 	}			outs[IOU_MAX_RES];
 	int			nouts;
 	int			outs_done;	/* committed */
-	/* the verifier's log (log.c), from open to the end of load */
+	/* the verifier's log (attach.c), from open to the end of load */
 	char			*obj_log;
 	char			*prog_log;
 };

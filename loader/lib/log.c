@@ -1,16 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * log.c - the verifier's log of one object, and libbpf's messages.
- *
- * The verifier's log goes to buffers of the object, never through
- * libbpf's print callback (process-wide, the application's): the
- * object's own (bpf_object_open_opts.kernel_log_buf: its BTF, and any
- * program without one) and one per program (bpf_program__set_log_buf()),
- * so that the program the verifier refused is the one whose buffer is not
- * empty. With log level 0, libbpf asks the kernel for a log only when a
- * load fails, and retries that load with level 1 into the buffer given;
- * the kernel (6.4+) keeps the end of a log that does not fit, which is
- * where the reason is. The buffers live from open to the end of load.
+ * log.c - libbpf's messages routed to the application's print callback,
+ * and the verifier's log read: the line that says why, the end that
+ * fits. The log's buffers are the load's (attach.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,6 +13,8 @@
  *   unknown tail, is refused with -EINVAL and a message saying so, a zero
  *   tail is accepted;
  * - calls out of order fail with -EINVAL and name the missing call;
+ * - the messages name the problem, never a command or flag of the CLI
+ *   (`iouring-bpf list`, --set, ...: the CLI adds those itself);
  * - the version agrees with the header, the symbol node is IOURING_BPF_2.0
  *   (checked by the script with nm).
  */
@@ -26,8 +28,8 @@
 #include <bpf/libbpf.h>
 #include <iouring-bpf/iouring-bpf.h>
 
-static char last[4096];
-static int nmsg, nlibbpf;
+static char last[4096], cli_msg[4096];
+static int nmsg, nlibbpf, ncli;
 static int fails, checks;
 
 static int capture(enum iouring_bpf_print_level level, const char *fmt,
@@ -39,6 +41,12 @@ static int capture(enum iouring_bpf_print_level level, const char *fmt,
 	}
 	vsnprintf(last, sizeof(last), fmt, ap);
 	nmsg++;
+	if (strstr(last, "`iouring-bpf") || strstr(last, "iouring-bpf -") ||
+	    strstr(last, "--set") || strstr(last, "--ring") ||
+	    strstr(last, "--id")) {
+		ncli++;
+		snprintf(cli_msg, sizeof(cli_msg), "%s", last);
+	}
 	return 0;
 }
 
@@ -269,6 +277,14 @@ int main(void)
 	      nmsg, "filter_install(a bad policy text): refused, saying: %s",
 	      last);
 	nmsg = 0;
+	zero_filter.text = NULL;
+	expect(iouring_bpf_filter_install(devnull, "/nonexistent/policy", NULL),
+	       -ENOENT, "cannot open policy",
+	       "filter_install(a policy file that is not there)");
+
+	/* messages name the problem; the CLI names its commands and flags */
+	check(!ncli, "no message names a command or flag of the CLI: %d (%s)",
+	      ncli, ncli ? cli_msg : "none");
 
 	/* libbpf's messages came to the callback, at DEBUG, not to stderr */
 	check(nlibbpf > 0,

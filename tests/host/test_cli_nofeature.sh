@@ -29,6 +29,8 @@ expect_exit 3 "this kernel lacks the io_uring BPF features" -- probe
 expect_exit 3 "MISSING +uring_bpf_ops" -- probe
 expect_exit 3 "MISSING +loop hook API +neither struct io_uring_ops" -- probe
 expect_exit 3 "-> boot the project's kernel" -- probe
+# the library's message names what is missing, the CLI adds its command
+expect_exit 3 "lacks the io_uring loop hook.*stock 7\.1\+ kernel \(\`iouring-bpf probe\` lists what the kernel has and lacks\)" -- run nop-chain
 # per hook: this kernel has neither; filters depend on the kernel (7.2+)
 expect_exit 3 "exit 3 for --hook loop" -- probe --hook loop
 expect_exit 3 "exit 3 for --hook op" -- probe --hook op

@@ -66,9 +66,12 @@ expect_exit 2 "unrecognized option|invalid option" -- list --bogus
 expect_exit 2 "which program" -- load
 expect_exit 2 "load takes one program" -- load nop memcpy
 expect_exit 2 "unknown program 'nosuch'" -- load nosuch
+# the library names the problem, the CLI its command (report_error())
+expect_exit 2 "not a readable \.bpf\.o file \(see \`iouring-bpf list\`\)$" -- load nosuch
 expect_exit 2 "unknown program '/nonexistent/x.bpf.o'" -- load /nonexistent/x.bpf.o
 echo "not an ELF file" >"$TMP/junk.bpf.o"
 expect_exit 2 "cannot open the BPF object" -- load "$TMP/junk.bpf.o"
+expect_exit 2 "^iouring-bpf load: run with -v for libbpf's messages$" -- load "$TMP/junk.bpf.o"
 expect_exit 2 "--id must be an integer in 0..255" -- load nop --id 256
 expect_exit 2 "--id must be an integer in 0..255" -- load nop --id -1
 expect_exit 2 "--id must be an integer" -- load nop --id abc

@@ -4,8 +4,9 @@
 success path of an instrumented run, from main() to the entry of STOP
 (default iouring_bpf_attach_link, inside which libbpf attaches), as
 docs/library.md counts them: each distinct (caller, callee) pair whose
-files differ, libbpf and libc left out (they are not instrumented; libbpf's
-header inlines are dropped), followed down into every callee. Prints the
+files differ, libbpf and libc left out (they are not instrumented; the
+build excludes libbpf's header inlines: README.md), followed down into
+every callee. Prints the
 calls, then the count, the files and the calls from loader/lib into the
 CLI (loader/cli, loader/workloads, progs/NAME/run.c)."""
 import os
