@@ -120,6 +120,17 @@ error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
 int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
 		   long long *fd);
 
+/*
+ * broker.c: run --broker. cli_broker_arg: the positional arg after a bare
+ * --broker is its SOCKET if it is one (1: taken). cli_broker_start: the
+ * start of iouring_bpf_start_opts(), attached by iouring-bpfd at socket
+ * ("" for the default); *b: the connection, the caller's to detach.
+ */
+int cli_broker_arg(const char **broker, const char **prog, const char *arg);
+int cli_broker_start(struct iouring_bpf *h,
+		     const struct iouring_bpf_start_opts *o, const char *socket,
+		     struct iouring_bpf_broker **b, struct iouring_bpf_error *err);
+
 /* runring.c: the ring `run` makes (--ring-flags, --sq-entries, ...) */
 struct ring_opts {
 	const char	*flags;		/* --ring-flags, or NULL */

@@ -16,6 +16,7 @@
 
 struct run_args {
 	const char	*prog;
+	const char	*broker;	/* --broker: its SOCKET, or "" */
 	long long	count, depth, timeout;
 	struct prog_args pa;		/* --set, --id */
 	struct run_file_opts fo;	/* ring options, --expect... */
@@ -27,6 +28,7 @@ enum {
 	OPT_CQ_ENTRIES,
 	OPT_EXPECT,
 	OPT_EXPECT_CQES,
+	OPT_BROKER,
 };
 
 static const struct argp_option options[] = {
@@ -37,6 +39,9 @@ static const struct argp_option options[] = {
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "id", 'i', "N", 0, "Op programs: the op id to use (default: the program's)", 0 },
 	{ "timeout", 't', "S", 0, "FILE.bpf.o: end the wait after S seconds (default 10)", 0 },
+	{ "broker", OPT_BROKER, "SOCKET", OPTION_ARG_OPTIONAL,
+	  "Have iouring-bpfd attach the program (no privilege needed; default socket " IOURING_BPF_BROKER_SOCKET ")",
+	  0 },
 	{ NULL, 0, NULL, 0, "The ring (loop programs):", 1 },
 	{ "ring-flags", OPT_RING_FLAGS, "LIST", 0,
 	  "Setup flags by name: NAME,NAME,... (the whole set) or +NAME,-NAME,... (changes to the default). Names: cqsize, clamp, submit-all, coop-taskrun, taskrun-flag, sqe128, cqe32, single-issuer, defer-taskrun, no-sqarray, sq-rewind (Linux 7.0+, needs no-sqarray)",
@@ -90,12 +95,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				  cli_arg(arg));
 		a->fo.expects[a->fo.nexpects++] = arg;
 		break;
+	case OPT_BROKER:
+		a->broker = arg ? arg : "";
+		break;
 	case OPT_EXPECT_CQES:
 		if (parse_ll("run", "--expect-cqes", arg, 0, 0xffffffffLL,
 			     &a->fo.expect_cqes))
 			exit(EXIT_USAGE);
 		break;
 	case ARGP_KEY_ARG:
+		if (cli_broker_arg(&a->broker, &a->prog, arg))
+			break;
+		/* fallthrough */
 	case ARGP_KEY_END:
 		return cli_one_arg(state, key, arg, &a->prog, "run takes one program",
 				   "which program? a name from `iouring-bpf list` or a loop program's .bpf.o file");
@@ -175,6 +186,8 @@ static void watchdog_arm(void)
 
 /* --ring-flags, --sq-entries, --cq-entries of a built-in loop program */
 static struct ring_choice *run_ring;
+/* --broker: the ring is made disabled, for the daemon's filter */
+static int run_broker;
 
 /* the ring callback of the start: a ring of the program's kind */
 static int make_ring(struct iouring_bpf *h, void *ctx, int *fd,
@@ -184,6 +197,8 @@ static int make_ring(struct iouring_bpf *h, void *ctx, int *fd,
 
 	if (run_ring)
 		return run_ring_make(run_ring, &rc->ring, fd, p, err);
+	if (run_broker)
+		p->flags |= IORING_SETUP_R_DISABLED;
 	return rc_ring_make(&rc->ring, iouring_bpf_kind(h), fd, p, err);
 }
 
@@ -217,6 +232,7 @@ int cmd_run(int argc, char **argv)
 	};
 	int ring_opt;
 	struct iouring_bpf_error err;
+	struct iouring_bpf_broker *broker = NULL;
 	struct iouring_bpf_start_opts opts = {
 		.sz = sizeof(opts), .params = a.pa.sets, .ring = make_ring,
 		.step = workload_step,
@@ -239,7 +255,7 @@ int cmd_run(int argc, char **argv)
 	opts.ctx = rc;
 	opts.op_id = a.pa.have_id ? a.pa.id : -1;
 	rc->prog = iouring_bpf_prog_find(a.prog);
-	if (!rc->prog && access(a.prog, F_OK) == 0) {
+	if (!rc->prog && access(a.prog, F_OK) == 0 && !a.broker) {
 		a.fo.timeout_s = a.timeout ? a.timeout : 10;
 		if (cli_check_file("run", a.prog, "a loop program's .bpf.o"))
 			ret = EXIT_USAGE;
@@ -303,8 +319,12 @@ int cmd_run(int argc, char **argv)
 		if (ret)
 			goto out;
 		run_ring = &ring;
+		if (a.broker)
+			ring.flags |= IORING_SETUP_R_DISABLED;
 	}
-	if (iouring_bpf_start_opts(rc->h, &opts, &err))
+	run_broker = !!a.broker;
+	if (a.broker ? cli_broker_start(rc->h, &opts, a.broker, &broker, &err) :
+	    iouring_bpf_start_opts(rc->h, &opts, &err))
 		goto fail;
 
 	api = iouring_bpf_loop_binding(rc->h);
@@ -344,6 +364,7 @@ int cmd_run(int argc, char **argv)
 	}
 	print_exit_info(rc);
 	iouring_bpf_detach_link(rc->h);
+	iouring_bpf_broker_detach(broker);
 	if (ret || rc->failed)
 		ret = EXIT_FAIL;
 

@@ -537,5 +537,7 @@ const char *iouring_bpf_ops_type(const struct iouring_bpf *h);
 
 /* io_uring filters: policies compiled to classic BPF (Linux 7.2+) */
 #include "iouring-bpf-filter.h"
+/* attaching through the broker daemon, iouring-bpfd */
+#include "iouring-bpf-broker.h"
 
 #endif /* __IOURING_BPF_LIB_H */
