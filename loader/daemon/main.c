@@ -183,17 +183,54 @@ static void conn_close(struct conn *c, int epfd, const char *why)
 	free(c);
 }
 
-/* the checks of an ATTACH, then attach.c; ring: the fd passed, or -1 */
-static void do_attach(struct conn *c, const struct iob_msg *m, int ring)
+/*
+ * the client's fd number fdnum, taken from its fd table through its pidfd
+ * (the kernel refuses io_uring fds in SCM_RIGHTS); -1 and msg if not
+ */
+static int take_fd(struct conn *c, const char *fdnum, char *msg, size_t len,
+		   int *status)
 {
-	const struct pol_rule *r;
-	struct attach_req req = { 0 };
-	struct attach_out out;
-	struct ring_facts rf;
+	char *end;
+	long n;
+	int fd;
+
+	errno = 0;
+	n = strtol(fdnum, &end, 10);
+	*status = IOURING_BPF_USAGE;
+	if (errno || end == fdnum || *end || n < 0 || n > 1 << 20) {
+		snprintf(msg, len, "'ring %.20s': the ring is its fd number in the client (0..)",
+			 fdnum);
+		return -1;
+	}
+	if (c->pidfd < 0)
+		c->pidfd = syscall(SYS_pidfd_open, c->pid, 0);
+	fd = c->pidfd < 0 ? -1 : syscall(SYS_pidfd_getfd, c->pidfd, (int)n, 0);
+	if (fd >= 0)
+		return fd;
+	if (errno == EBADF) {
+		snprintf(msg, len, "the client (pid %d) has no fd %ld: give the ring's fd number",
+			 (int)c->pid, n);
+	} else {
+		*status = errno == ESRCH ? IOURING_BPF_FAIL : IOURING_BPF_FAIL;
+		snprintf(msg, len, "cannot take fd %ld of the client (pid %d): %s",
+			 n, (int)c->pid, strerror(errno));
+	}
+	return -1;
+}
+
+static void do_attach_ring(struct conn *c, struct attach_req *req,
+			   const char *prog, int ring);
+
+/* the checks of an ATTACH, then the ring's (do_attach_ring()) */
+static void do_attach(struct conn *c, const struct iob_msg *m)
+{
 	const char *prog = iob_get(m, "program");
+	const char *ringarg = iob_get(m, "ring");
+	struct attach_req req = { 0 };
+	const struct pol_rule *r;
 	char msg[1024];
 	size_t off = 0;
-	int i;
+	int i, ring, status;
 
 	c->params[0] = 0;
 	snprintf(c->prog, sizeof(c->prog), "%.*s", (int)sizeof(c->prog) - 1,
@@ -211,9 +248,9 @@ static void do_attach(struct conn *c, const struct iob_msg *m, int ring)
 				off += snprintf(c->params + off,
 						sizeof(c->params) - off, "%s%s",
 						off ? " " : "", m->line[i].val);
-		} else if (strcmp(k, "program")) {
+		} else if (strcmp(k, "program") && strcmp(k, "ring")) {
 			return refuse(c, IOURING_BPF_USAGE, EINVAL,
-				      "unknown key '%.40s' in ATTACH (program, param)",
+				      "unknown key '%.40s' in ATTACH (program, ring, param)",
 				      k);
 		}
 	}
@@ -248,9 +285,27 @@ static void do_attach(struct conn *c, const struct iob_msg *m, int ring)
 		return refuse(c, IOURING_BPF_PERM, EUSERS,
 			      "uid %u has %s attached %d times, the policy's max-attached for it",
 			      (unsigned)c->uid, prog, r->max_attached);
-	if (ring < 0)
+	if (!ringarg)
 		return refuse(c, IOURING_BPF_USAGE, EBADF,
-			      "ATTACH came without a ring fd: pass the ring with SCM_RIGHTS");
+			      "ATTACH names no ring: 'ring FD', the ring's fd number in the client");
+	ring = take_fd(c, ringarg, msg, sizeof(msg), &status);
+	if (ring < 0)
+		return refuse(c, status, EBADF, "%s", msg);
+	req.rule = r;
+	do_attach_ring(c, &req, prog, ring);
+	close(ring);
+}
+
+/* the checks of the ring, then attach.c */
+static void do_attach_ring(struct conn *c, struct attach_req *req,
+			   const char *prog, int ring)
+{
+	const struct pol_rule *r = req->rule;
+	struct attach_out out;
+	struct ring_facts rf;
+	char msg[1024];
+	int i;
+
 	if (ring_facts(ring, &rf, msg, sizeof(msg)))
 		return refuse(c, IOURING_BPF_FAIL, EIO, "%s", msg);
 	if (!rf.is_ring)
@@ -276,10 +331,9 @@ static void do_attach(struct conn *c, const struct iob_msg *m, int ring)
 		return refuse(c, IOURING_BPF_USAGE, EINVAL,
 			      "the policy limits %s's ring to the opcodes %s: the broker registers that filter before attaching, which a SINGLE_ISSUER ring allows only while it is disabled: make the ring with IORING_SETUP_R_DISABLED and enable it (IORING_REGISTER_ENABLE_RINGS) after the reply (the library's call does)",
 			      prog, r->opcodes);
-	req.rule = r;
-	req.ring_fd = ring;
-	req.ring_disabled = !!(rf.flags & IORING_SETUP_R_DISABLED);
-	c->att = attach_program(&req, &out);
+	req->ring_fd = ring;
+	req->ring_disabled = !!(rf.flags & IORING_SETUP_R_DISABLED);
+	c->att = attach_program(req, &out);
 	if (!c->att) {
 		log_decision("deny", c->pid, c->uid, prog, c->params,
 			     out.status, out.msg);
@@ -340,12 +394,12 @@ static int conn_read(struct conn *c)
 		refuse(c, IOURING_BPF_USAGE, EPROTO, "malformed message: %s", why);
 		ret = -1;
 	} else if (m.type == IOB_ATTACH) {
-		if (nfds > 1)
+		if (nfds)
 			refuse(c, IOURING_BPF_USAGE, EINVAL,
-			       "ATTACH came with %d fds: pass exactly one, the ring",
-			       nfds);
+			       "ATTACH came with %d fd%s (SCM_RIGHTS): the daemon takes none; the ring is 'ring FD', its number in the client (the kernel refuses io_uring fds in SCM_RIGHTS)",
+			       nfds, nfds == 1 ? "" : "s");
 		else
-			do_attach(c, &m, nfds ? fds[0] : -1);
+			do_attach(c, &m);
 	} else if (m.type == IOB_DETACH) {
 		if (m.nlines || nfds) {
 			refuse(c, IOURING_BPF_USAGE, EINVAL,

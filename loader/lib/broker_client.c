@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * broker_client.c - the client side of iouring-bpfd
- * (iouring-bpf-broker.h): connect, send ATTACH with the ring fd
- * (SCM_RIGHTS), read the REPLY and the read-only map fds that come with
+ * (iouring-bpf-broker.h): connect, send ATTACH with the ring's fd number
+ * (the daemon takes the fd from this process: pidfd_getfd()), read the
+ * REPLY and the read-only map fds that come with
  * it, keep the connection for as long as the program is to stay attached.
  * The wire format is broker_proto.h's.
  */
@@ -82,7 +83,7 @@ static int broker_request(struct iouring_bpf_broker *b, int ring_fd,
 {
 	static __thread unsigned char buf[IOB_MAX_MSG + 1];
 	static __thread struct iob_msg m;
-	char cbuf[CMSG_SPACE(sizeof(int) * IOB_MAX_FDS)];
+	char cbuf[CMSG_SPACE(sizeof(int) * IOB_MAX_FDS)], num[16];
 	struct iovec iov;
 	struct msghdr mh = { 0 };
 	struct cmsghdr *cm;
@@ -93,7 +94,9 @@ static int broker_request(struct iouring_bpf_broker *b, int ring_fd,
 
 	*nfds = 0;
 	iob_header(buf, IOB_ATTACH, 0);
-	if (iob_add(buf, &len, "program", prog))
+	snprintf(num, sizeof(num), "%d", ring_fd);
+	if (iob_add(buf, &len, "program", prog) ||
+	    iob_add(buf, &len, "ring", num))
 		return iouring_bpf_errorf(err, IOURING_BPF_USAGE, E2BIG,
 					  "the request does not fit a message");
 	for (i = 0; params && params[i]; i++)
@@ -104,19 +107,12 @@ static int broker_request(struct iouring_bpf_broker *b, int ring_fd,
 	iov.iov_len = len;
 	mh.msg_iov = &iov;
 	mh.msg_iovlen = 1;
-	memset(cbuf, 0, sizeof(cbuf));
-	mh.msg_control = cbuf;
-	mh.msg_controllen = CMSG_SPACE(sizeof(int));
-	cm = CMSG_FIRSTHDR(&mh);
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &ring_fd, sizeof(int));
 	if (sendmsg(b->fd, &mh, MSG_NOSIGNAL) < 0)
 		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, errno,
 					  "sending the request to the broker: %s",
 					  strerror(errno));
 	iov.iov_len = sizeof(buf);
+	mh.msg_control = cbuf;
 	mh.msg_controllen = sizeof(cbuf);
 	mh.msg_flags = 0;
 	n = recvmsg(b->fd, &mh, MSG_CMSG_CLOEXEC);

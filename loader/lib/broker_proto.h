@@ -13,13 +13,20 @@
  *
  * The payload is lines "KEY VALUE\n" of printable ASCII (0x20..0x7e):
  * no NUL, no other control byte, at most IOB_MAX_LINES lines of at most
- * IOB_MAX_LINE bytes. Types: ATTACH (client: "program NAME", "param
- * KEY=VALUE" repeated; the ring fd rides along with SCM_RIGHTS), DETACH
+ * IOB_MAX_LINE bytes. Types: ATTACH (client: "program NAME", "ring
+ * FD", "param KEY=VALUE" repeated), DETACH
  * (client: no payload), REPLY (daemon: "status N", "errno N", "fix N",
  * "message TEXT", "binding KEY", and "section NAME" for each read-only
  * map fd passed with SCM_RIGHTS, in order). A connection attaches at
  * most one program; it stays attached until DETACH or the connection
  * closes.
+ *
+ * The ring travels as its fd number in the client: the kernel refuses
+ * io_uring fds in SCM_RIGHTS (net/core/scm.c, "don't allow io_uring
+ * files", since Linux 6.7 and in the stable kernels before it), so the
+ * daemon takes the fd from the client's own fd table, with pidfd_getfd()
+ * on the pidfd of the connected process (SO_PEERPIDFD). A ring is thus
+ * always one the client holds; whose it is, the daemon asks the kernel.
  */
 #ifndef __IOURING_BPF_BROKER_PROTO_H
 #define __IOURING_BPF_BROKER_PROTO_H

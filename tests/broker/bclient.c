@@ -277,7 +277,18 @@ static int raw(const char *kind)
 	} else if (!strcmp(kind, "twofds")) {
 		if (pipe(fds))
 			return 1;
-	} else if (strcmp(kind, "nofd")) {
+	} else if (!strcmp(kind, "scm")) {
+		/* a ring with SCM_RIGHTS: the kernel refuses to send it */
+		struct io_uring_params p = { .flags = IORING_SETUP_SINGLE_ISSUER |
+			IORING_SETUP_DEFER_TASKRUN };
+
+		fd = syscall(__NR_io_uring_setup, 8, &p);
+		iob_add(buf, &len, "ring", "0");
+	} else if (!strcmp(kind, "badring")) {
+		iob_add(buf, &len, "ring", "3x");
+	} else if (!strcmp(kind, "nosuchfd")) {
+		iob_add(buf, &len, "ring", "999");
+	} else if (strcmp(kind, "noring")) {
 		fprintf(stderr, "bclient: no raw kind %s\n", kind);
 		return 1;
 	}
@@ -399,14 +410,17 @@ static int send_ring_as(int ring_fd, const char *prog, uid_t uid)
 {
 	unsigned char buf[IOB_MAX_MSG];
 	size_t len = IOB_HDR_SIZE;
-	char msg[1100];
+	char msg[1100], num[16];
 	int st;
 
 	if (uid && (setgroups(0, NULL), setgid(uid) || setuid(uid)))
 		return 1;
+
 	iob_header(buf, IOB_ATTACH, 0);
 	iob_add(buf, &len, "program", prog);
-	st = exchange(connect_raw(), buf, len, ring_fd, msg, sizeof(msg));
+	snprintf(num, sizeof(num), "%d", ring_fd);
+	iob_add(buf, &len, "ring", num);
+	st = exchange(connect_raw(), buf, len, -1, msg, sizeof(msg));
 	printf("status %d: %s\n", st, msg);
 	return st < 0 ? 1 : st;
 }
@@ -454,21 +468,13 @@ int main(int argc, char **argv)
 			size_t len = IOB_HDR_SIZE;
 			int fd = syscall(__NR_io_uring_setup, 8, &p);
 			int s = connect_raw();
-			char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
-			struct iovec iov = { buf, 0 };
-			struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1,
-					     .msg_control = cbuf,
-					     .msg_controllen = sizeof(cbuf) };
-			struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+			char num[16];
 
 			iob_header(buf, IOB_ATTACH, 0);
 			iob_add(buf, &len, "program", argv[3]);
-			iov.iov_len = len;
-			cm->cmsg_level = SOL_SOCKET;
-			cm->cmsg_type = SCM_RIGHTS;
-			cm->cmsg_len = CMSG_LEN(sizeof(int));
-			memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-			sendmsg(s, &mh, 0);
+			snprintf(num, sizeof(num), "%d", fd);
+			iob_add(buf, &len, "ring", num);
+			send(s, buf, len, 0);
 			kill(getpid(), SIGKILL);
 		}
 		waitpid(pid, &st, 0);
