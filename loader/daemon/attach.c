@@ -12,7 +12,7 @@
  * keep its default); register the rule's ring filter (default deny, the
  * listed opcodes allowed) on the client's ring; bind to the ring (its
  * layout read from the kernel), load, attach. What the client gets back:
- * read-only fds of the program's data maps, to watch its counters.
+ * fds of the program's .bss and .data maps, to watch its counters.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -206,15 +206,24 @@ static int set_param(const struct pol_rule *r, struct attached *a,
 	return 0;
 }
 
-/* a read-only fd of each data map (.bss, .data, .rodata) for the client */
+/*
+ * An fd of each of the program's mutable data maps (.bss, .data) for the
+ * client, to watch its counters and exit info as after a direct attach.
+ * Not read-only: the kernel maps a BPF map only through a writable fd (a
+ * MAP_SHARED mapping of a read-only file loses VM_SHARED, which
+ * bpf_map_mmap() requires). So the client can write its own program's
+ * mutable state, which the verifier treats as untrusted anyway; the
+ * parameters are in .rodata, frozen, and not passed (the client's copy
+ * has the values the daemon set).
+ */
 static void data_fds(struct attached *a, struct attach_out *out)
 {
-	static const char *const secs[] = { ".bss", ".data", ".rodata" };
+	static const char *const secs[] = { ".bss", ".data" };
 	struct bpf_object *obj = iouring_bpf_object(a->h);
 	struct bpf_map *map;
 
 	bpf_object__for_each_map(map, obj) {
-		LIBBPF_OPTS(bpf_get_fd_by_id_opts, o, .open_flags = BPF_F_RDONLY);
+		LIBBPF_OPTS(bpf_get_fd_by_id_opts, o);
 		struct bpf_map_info info;
 		__u32 len = sizeof(info);
 		const char *name = bpf_map__name(map), *dot;
@@ -224,10 +233,10 @@ static void data_fds(struct attached *a, struct attach_out *out)
 		if (!bpf_map__is_internal(map) || out->nfds == 4 ||
 		    !(dot = strrchr(name, '.')))
 			continue;
-		for (i = 0; i < 3; i++)
+		for (i = 0; i < 2; i++)
 			if (!strcmp(dot, secs[i]))
 				break;
-		if (i == 3 || bpf_map__fd(map) < 0)
+		if (i == 2 || bpf_map__fd(map) < 0)
 			continue;
 		memset(&info, 0, sizeof(info));
 		if (bpf_map_get_info_by_fd(bpf_map__fd(map), &info, &len))

@@ -3,10 +3,11 @@
  * broker_client.c - the client side of iouring-bpfd
  * (iouring-bpf-broker.h): connect, send ATTACH with the ring's fd number
  * (the daemon takes the fd from this process: pidfd_getfd()), read the
- * REPLY and the read-only map fds that come with
- * it, keep the connection for as long as the program is to stay attached.
+ * REPLY and the map fds that come with it (mapped
+ * read-only here), keep the connection for as long as the program is to stay attached.
  * The wire format is broker_proto.h's.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,14 +265,34 @@ int iouring_bpf_broker_start(struct iouring_bpf *h, const char *socket,
 		size_t size = 0;
 		void *img = iouring_bpf_section(h, secs[i], &size), *q;
 		size_t len = (size + page - 1) / page * page;
+		int e;
 
 		/*
 		 * over the section's image, as libbpf maps a loaded map over
-		 * its own: every pointer into it reads the attached program
+		 * its own: every pointer into it reads the attached program.
+		 * Mapped elsewhere first and moved there: a MAP_FIXED mmap
+		 * that fails would leave a hole where the image was.
 		 */
-		q = img && len ? mmap(img, len, PROT_READ, MAP_SHARED | MAP_FIXED,
-				      fds[i], 0) : MAP_FAILED;
+		q = img && len ? mmap(NULL, len, PROT_READ, MAP_SHARED, fds[i], 0) :
+		    MAP_FAILED;
+		e = errno;
 		close(fds[i]);
+		if (q != MAP_FAILED &&
+		    mremap(q, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, img) == MAP_FAILED) {
+			e = errno;
+			munmap(q, len);
+			q = MAP_FAILED;
+		}
+		if (q == MAP_FAILED && !strcmp(secs[i], ".bss")) {
+			int j;
+
+			for (j = i + 1; j < nfds; j++)
+				close(fds[j]);
+			iouring_bpf_broker_detach(b);
+			return iouring_bpf_errorf(err, IOURING_BPF_FAIL, e,
+						  "cannot map the attached program's %s: %s",
+						  secs[i], strerror(e));
+		}
 		if (q == MAP_FAILED)
 			continue;
 		snprintf(b->sec[b->nsec].name, 16, "%.15s", secs[i]);

@@ -16,8 +16,8 @@
  * IOB_MAX_LINE bytes. Types: ATTACH (client: "program NAME", "ring
  * FD", "param KEY=VALUE" repeated), DETACH
  * (client: no payload), REPLY (daemon: "status N", "errno N", "fix N",
- * "message TEXT", "binding KEY", and "section NAME" for each read-only
- * map fd passed with SCM_RIGHTS, in order). A connection attaches at
+ * "message TEXT", "binding KEY", and "section NAME" for each map fd
+ * (.bss, .data) passed with SCM_RIGHTS, in order). A connection attaches at
  * most one program; it stays attached until DETACH or the connection
  * closes.
  *

@@ -62,16 +62,17 @@ iouring_bpf_broker_attach(const char *socket, int ring_fd, const char *prog,
  * The same for a built-in program opened in this process
  * (iouring_bpf_open(), its parameters set, iouring_bpf_set_ring() done):
  * the values of its parameters go to the daemon, and once attached its
- * data sections (iouring_bpf_var(), _section(), _exit_info()) show the
- * attached program's, read-only. 0 or a negative errno, err filled.
+ * .bss and .data (iouring_bpf_var(), _section(), _exit_info()) show the
+ * attached program's, read-only (a write there faults). 0 or a negative errno, err filled.
  */
 int iouring_bpf_broker_start(struct iouring_bpf *h, const char *socket,
 			     int ring_fd, struct iouring_bpf_broker **out,
 			     struct iouring_bpf_error *err);
 
 /*
- * the attached program's data section (".bss", ".data", ".rodata"),
- * read-only and live; NULL if the daemon passed none
+ * the attached program's data section (".bss" or ".data"), mapped
+ * read-only here and live; NULL if the daemon passed none. The program's
+ * parameters (.rodata) are the ones this process asked for.
  */
 const void *iouring_bpf_broker_section(const struct iouring_bpf_broker *b,
 				       const char *sec, size_t *size);

@@ -8,7 +8,7 @@
  *		attach through the broker (iouring_bpf_broker_start() on a
  *		handle opened here), enter the ring once, print the program's
  *		counters ("completed=N errors=N exit=KIND code=N"); --hold:
- *		print "attached" and wait for stdin to close instead;
+ *		print "attached pid=PID" and wait to be killed instead;
  *		--read-after: detach, then submit a READ of /dev/zero from
  *		user space and print its result ("read=RES"). KIND: loop
  *		(SINGLE_ISSUER|DEFER_TASKRUN|R_DISABLED, the default),
@@ -156,9 +156,20 @@ static int app(int argc, char **argv, int direct)
 	struct io_uring ring;
 	struct iouring_bpf *h;
 	int i, fd, made, hold = 0, read_after = 0, ret;
-	char c;
 
 	h = iouring_bpf_open(prog, &err);
+	if (!h && !direct) {
+		/* not a built-in: by name, as the policy may name an object */
+		fd = make_ring(kind, &ring, &made, &p);
+		b = iouring_bpf_broker_attach(sock, fd, prog, NULL, &err);
+		if (!b) {
+			printf("refused %d: %s\n", err.status, err.msg);
+			return err.status;
+		}
+		printf("attached %s by name\n", prog);
+		iouring_bpf_broker_detach(b);
+		return 0;
+	}
 	if (!h) {
 		printf("refused %d: %s\n", err.status, err.msg);
 		return err.status;
@@ -198,10 +209,9 @@ static int app(int argc, char **argv, int direct)
 		return 1;
 	}
 	if (hold) {
-		printf("attached\n");
+		printf("attached pid=%d\n", (int)getpid());
 		fflush(stdout);
-		while (read(0, &c, 1) > 0)
-			;
+		pause();	/* until killed */
 		return 0;
 	}
 	ret = io_uring_enter(fd, 0, 0, IORING_ENTER_GETEVENTS, NULL);
@@ -218,7 +228,13 @@ static int app(int argc, char **argv, int direct)
 		b = NULL;
 		iouring_bpf_detach_link(h);
 		usleep(200000);	/* the daemon detaches on the close */
+		/* the program moved the SQ: start liburing's view from there */
+		ring.sq.sqe_head = ring.sq.sqe_tail = *ring.sq.ktail;
 		sqe = io_uring_get_sqe(&ring);
+		if (!sqe) {
+			printf("read: no SQE\n");
+			return 1;
+		}
 		io_uring_prep_read(sqe, z, buf, sizeof(buf), 0);
 		ret = io_uring_submit_and_wait(&ring, 1);
 		if (ret < 0 || io_uring_peek_cqe(&ring, &cqe)) {
@@ -377,7 +393,6 @@ static int conns(int n)
 	int *fd = calloc(n, sizeof(int)), i, st, refused = 0;
 	char msg[1100];
 	unsigned char buf[IOB_MAX_MSG];
-	size_t len = IOB_HDR_SIZE;
 
 	for (i = 0; i < n; i++) {
 		struct timeval tv = { .tv_sec = 0, .tv_usec = 1000 };
@@ -396,10 +411,20 @@ static int conns(int n)
 		if (recv(fd[i], &b, 1, MSG_PEEK | MSG_DONTWAIT) >= 0)
 			;
 	}
-	iob_header(buf, IOB_ATTACH, 0);
-	iob_add(buf, &len, "program", "nop-chain");
-	st = exchange(connect_raw(), buf, len, -1, msg, sizeof(msg));
-	printf("conns: %d opened, %d refused at once; then an attach: status %d: %s\n",
+	/* one more: refused at once, with a reply and no request */
+	{
+		int s = connect_raw();
+		static struct iob_msg m;
+		const char *why;
+		ssize_t r = recv(s, buf, sizeof(buf), 0);
+
+		st = r > 0 && !iob_decode(buf, r, &m, &why) && iob_get(&m, "status") ?
+		     atoi(iob_get(&m, "status")) : -1;
+		snprintf(msg, sizeof(msg), "%s", st >= 0 ? iob_get(&m, "message") :
+			 "no reply");
+		close(s);
+	}
+	printf("conns: %d opened, %d refused at once; then one more: status %d: %s\n",
 	       n, refused, st, msg);
 	for (i = 0; i < n; i++)
 		close(fd[i]);

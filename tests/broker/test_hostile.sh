@@ -1,0 +1,142 @@
+#!/bin/bash
+# kernels: ours stock
+#
+# Hostile clients of iouring-bpfd, each as an unprivileged user would try
+# it (uid 65534 unless said): a fd that is not a ring, a ring of another
+# user (root's, inherited by a child that became uid 65534), a ring
+# without DEFER_TASKRUN, an unknown program, one the policy does not
+# list, path and control characters in the name, parameters out of the
+# policy's bounds or not listed, a user over its limits, 1,000
+# connections at once, a client killed mid-request, malformed, truncated
+# and fuzzed messages, the daemon killed and restarted while programs are
+# attached. Each: the refusal (the CLI's status), a log line, the daemon
+# alive, nothing left attached.
+. "$(dirname "$0")/lib.sh"
+loop_or_skip
+base=$(links)
+POL='limit connections 16\nlimit attached 3\nlimit total 1024\nprogram nop-chain\n\tusers *\n\tparam nr 0..1000\n\tparam depth 1..64\nprogram cq-stats\n\tusers 0\n'
+start_daemon "$POL"
+
+# refused NAME STATUS LOGTEXT CMD...: CMD exits STATUS, the log has
+# LOGTEXT, the daemon lives, no link is left
+refused() {
+	local name=$1 want=$2 text=$3 rc=0 out
+	shift 3
+	out=$("$@" 2>&1) || rc=$?
+	if [ "$rc" != "$want" ]; then
+		fail "$name: exit $rc, want $want: $out"
+	elif ! logged "$text"; then
+		fail "$name: no log line with '$text': $(tail -2 "$LOG")"
+	elif ! alive; then
+		fail "$name: the daemon died: $(tail -5 "$LOG")"
+	elif [ "$(links)" != "$base" ]; then
+		fail "$name: $(links) links attached, $base before"
+	else
+		ok "$name: $(tail -1 <<<"$out")"
+	fi
+}
+
+refused not-a-ring 2 "is not an io_uring (it is pipe:" as_user "$BC" "$SOCK" app nop-chain --ring pipe
+refused no-such-fd 2 "has no fd 999" as_user "$BC" "$SOCK" raw nosuchfd
+refused scm-rights 2 "the daemon takes none" as_user "$BC" "$SOCK" raw twofds
+refused other-users-ring 4 "the ring belongs to uid 0, not to the client (uid 65534)" "$BC" "$SOCK" confed nop-chain
+refused no-defer-taskrun 2 "lacks IORING_SETUP_DEFER_TASKRUN" as_user "$BC" "$SOCK" app nop-chain --ring no-defer
+refused no-single-issuer 2 "lacks IORING_SETUP_" as_user "$BC" "$SOCK" app nop-chain --ring no-single
+refused unknown-program 4 "no such program" as_user "$BC" "$SOCK" app nop-chainz
+refused unlisted-program 4 "copy is not in the policy" as_user "$BC" "$SOCK" app copy
+refused other-users-rule 4 "uid 65534 may not attach cq-stats" as_user "$BC" "$SOCK" app cq-stats
+refused path-name 2 "'../../../tmp/evil.bpf.o' is not a program name" as_user "$BC" "$SOCK" raw path
+refused slash-name 2 "'/tmp/evil.bpf.o' is not a program name" as_user "$BC" "$SOCK" raw slash
+refused control-chars 2 "control or non-ASCII byte" as_user "$BC" "$SOCK" raw ctrl
+refused param-over 4 "nr=5000 is outside the policy's bounds for nop-chain (0..1000)" as_user "$BC" "$SOCK" app nop-chain nr=5000
+refused param-cli 4 "depth=65 is outside the policy's bounds" as_user "$CLI" run --broker "$SOCK" nop-chain --depth 65
+for k in truncated header-only badmagic badversion badtype longlen reply nul oversize unknown-key badring noring; do
+	refused "malformed-$k" 2 "deny pid=" as_user "$BC" "$SOCK" raw $k
+done
+rc=0
+out=$(as_user "$BC" "$SOCK" raw scm 2>&1) || rc=$?
+grep -q "send: Invalid argument" <<<"$out" &&
+	ok "a ring in SCM_RIGHTS: the kernel refuses to send it (EINVAL): the protocol names the fd instead" ||
+	fail "a ring in SCM_RIGHTS: $out"
+refused fuzz 0 "deny pid=" as_user "$BC" "$SOCK" fuzz 29 400
+
+# hold N: N clients attached and waiting to be killed (their pids: HOLD)
+HOLD=
+hold() {
+	local i k
+	for i in $(seq "$1"); do
+		k=$((${#HOLD} + i))
+		as_user "$BC" "$SOCK" app nop-chain nr=5 --hold >"$TMP/hold.$k" 2>&1 &
+		HOLD="$HOLD $!"
+	done
+}
+unhold() {
+	[ -n "$HOLD" ] || return 0
+	kill $HOLD 2>/dev/null
+	wait $HOLD 2>/dev/null
+	HOLD=
+	rm -f "$TMP"/hold.*
+}
+trap 'unhold; stop_daemon' EXIT
+held() {
+	cat "$TMP"/hold.* 2>/dev/null | grep -c attached
+}
+
+# a user over its limits: 3 attached (limit attached 3), the 4th refused
+hold 3
+for i in $(seq 300); do
+	[ "$(held)" = 3 ] && break
+	sleep 0.1
+done
+[ "$(held)" = 3 ] && ok "three clients attached and holding" ||
+	fail "the holders: $(cat "$TMP"/hold.*)"
+base3=$(links)
+[ "$base3" = $((base + 3)) ] || fail "$base3 links with 3 holders, want $((base + 3))"
+rc=0
+out=$(as_user "$BC" "$SOCK" app nop-chain nr=5 2>&1) || rc=$?
+[ "$rc" = 4 ] && logged "(limit attached 3)" &&
+	ok "a 4th attach over the limit: $out" || fail "over the limit: exit $rc: $out"
+
+# the daemon killed while 3 programs are attached: nothing is left, and
+# a restarted daemon serves again
+kill -9 "$DPID"
+wait "$DPID" 2>/dev/null
+DPID=
+sleep 0.5
+n=$(links)
+[ "$n" = "$base" ] && ok "daemon SIGKILLed with 3 attached: the kernel detached them ($n links)" ||
+	fail "daemon SIGKILLed: $n links left, $base before"
+unhold
+start_daemon "$POL"
+out=$(as_user "$BC" "$SOCK" app nop-chain nr=7 2>&1)
+[ "$out" = "completed=7 errors=0 exit=done code=0" ] &&
+	ok "restarted daemon: an attach works: $out" || fail "after the restart: $out"
+# and with SIGTERM: the daemon detaches and says so
+hold 1
+for i in $(seq 300); do [ "$(held)" = 1 ] && break; sleep 0.1; done
+stop_daemon
+unhold
+grep -q "detach pid=.*the daemon stops" "$LOG" && [ "$(links)" = "$base" ] &&
+	ok "daemon stopped with SIGTERM: it detached the holder, nothing left" ||
+	fail "SIGTERM: $(tail -3 "$LOG"); $(links) links"
+start_daemon "$POL"
+
+# a client killed mid-request
+refused killed-client 0 "program=nop-chain" "$BC" "$SOCK" killmid nop-chain
+sleep 0.5
+[ "$(links)" = "$base" ] || fail "after the killed client: $(links) links"
+
+# 1,000 connections at once (one user: 16 kept, the rest refused), then
+# the daemon still serves
+rc=0
+out=$(as_user "$BC" "$SOCK" conns 1000 2>&1) || rc=$?
+[ "$rc" = 0 ] && logged "(limit connections 16)" && alive &&
+	ok "$out" || fail "1000 connections: exit $rc: $out"
+sleep 0.5
+out=$(as_user "$BC" "$SOCK" app nop-chain nr=3 2>&1)
+[ "$out" = "completed=3 errors=0 exit=done code=0" ] &&
+	ok "after 1000 connections: an attach works" || fail "after the flood: $out"
+n=$(links)
+[ "$n" = "$base" ] && ok "nothing left attached" || fail "$n links at the end, $base before"
+alive && ok "the daemon runs ($(grep -c '' "$LOG") log lines)" || fail "the daemon died"
+finish
