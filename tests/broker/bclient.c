@@ -17,7 +17,11 @@
  *	bclient - direct PROG [K=V]...	the same attached by this process
  *	bclient SOCK raw KIND		one malformed message (below)
  *	bclient SOCK fuzz SEED N	N random and mutated messages
- *	bclient SOCK conns N		N connections at once, then an attach
+ *	bclient SOCK conns N		N connections at once, then one more
+ *	bclient SOCK bench N PROG	N attaches timed (connect to reply)
+ *	bclient - benchdirect N PROG	N direct attaches timed (root)
+ *	bclient SOCK many N PROG	N programs attached at once, until
+ *					killed
  *	bclient SOCK confed PROG	(root) a ring made by root, sent by a
  *					child that became uid 65534
  *	bclient SOCK killmid PROG	a child sends ATTACH and is killed
@@ -34,6 +38,7 @@
 #include <unistd.h>
 #include <liburing.h>
 #include <grp.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -431,6 +436,88 @@ static int conns(int n)
 	return st == 4 ? 0 : 1;
 }
 
+static long long now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * n attaches of prog, each to a new ring, timed from connect to the
+ * reply (through the broker) or from open to attached (direct, root):
+ * "bench: N attaches, median U us, p99 U us, mean U us"
+ */
+static int bench(int n, const char *prog, int direct)
+{
+	long long *t = calloc(n, sizeof(*t)), sum = 0;
+	struct iouring_bpf_error err;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct io_uring_params p = { .flags = IORING_SETUP_SINGLE_ISSUER |
+			IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY |
+			(direct ? 0 : IORING_SETUP_R_DISABLED) };
+		int fd = syscall(__NR_io_uring_setup, 8, &p);
+		struct iouring_bpf_broker *b = NULL;
+		struct iouring_bpf *h = NULL;
+		long long t0;
+
+		if (fd < 0) {
+			perror("io_uring_setup");
+			return 1;
+		}
+		t0 = now_us();
+		if (direct)
+			h = iouring_bpf_attach(fd, prog, NULL, &err);
+		else
+			b = iouring_bpf_broker_attach(sock, fd, prog, NULL, &err);
+		t[i] = now_us() - t0;
+		if (!h && !b) {
+			printf("attach %d: %s\n", i, err.msg);
+			return 1;
+		}
+		sum += t[i];
+		iouring_bpf_detach(h);
+		iouring_bpf_broker_detach(b);
+		close(fd);
+	}
+	qsort(t, n, sizeof(*t), cmp_ll);
+	printf("bench %s: %d attaches of %s, median %lld us, p99 %lld us, mean %lld us\n",
+	       direct ? "direct" : "broker", n, prog, t[n / 2],
+	       t[n * 99 / 100 < n ? n * 99 / 100 : n - 1], sum / n);
+	return 0;
+}
+
+/* n programs attached at once through the broker, until killed */
+static int many(int n, const char *prog)
+{
+	struct iouring_bpf_error err;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct io_uring_params p = { .flags = IORING_SETUP_SINGLE_ISSUER |
+			IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_R_DISABLED };
+		int fd = syscall(__NR_io_uring_setup, 8, &p);
+
+		if (fd < 0 || !iouring_bpf_broker_attach(sock, fd, prog, NULL, &err)) {
+			printf("attach %d: %s\n", i, fd < 0 ? "no ring" : err.msg);
+			return 1;
+		}
+	}
+	printf("attached %d\n", n);
+	pause();
+	return 0;
+}
+
 static int send_ring_as(int ring_fd, const char *prog, uid_t uid)
 {
 	unsigned char buf[IOB_MAX_MSG];
@@ -466,6 +553,12 @@ int main(int argc, char **argv)
 		return raw(argv[3]);
 	if (!strcmp(argv[2], "fuzz") && argc == 5)
 		return fuzz(atoi(argv[3]), atoi(argv[4]));
+	if (!strcmp(argv[2], "bench") && argc == 5)
+		return bench(atoi(argv[3]), argv[4], 0);
+	if (!strcmp(argv[2], "benchdirect") && argc == 5)
+		return bench(atoi(argv[3]), argv[4], 1);
+	if (!strcmp(argv[2], "many") && argc == 5)
+		return many(atoi(argv[3]), argv[4]);
 	if (!strcmp(argv[2], "conns") && argc == 4)
 		return conns(atoi(argv[3]));
 	if (!strcmp(argv[2], "confed") && argc == 4) {
