@@ -47,7 +47,9 @@ int cli_broker_start(struct iouring_bpf *h,
 		if (iouring_bpf_set(h, o->params[i], err))
 			return -EINVAL;
 	ret = o->step ? o->step(h, IOURING_BPF_STEP_SET, o->ctx, err) : 0;
-	if (ret || (ret = iouring_bpf_check_kernel(h, err)))
+	if (!ret)
+		ret = iouring_bpf_check_kernel(h, err);
+	if (ret)
 		return ret;
 	ret = o->step ? o->step(h, IOURING_BPF_STEP_KERNEL, o->ctx, err) : 0;
 	if (ret)

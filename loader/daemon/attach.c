@@ -230,8 +230,8 @@ static void data_fds(struct attached *a, struct attach_out *out)
 		unsigned int i;
 		int fd;
 
-		if (!bpf_map__is_internal(map) || out->nfds == 4 ||
-		    !(dot = strrchr(name, '.')))
+		dot = strrchr(name, '.');
+		if (!bpf_map__is_internal(map) || out->nfds == 4 || !dot)
 			continue;
 		for (i = 0; i < 2; i++)
 			if (!strcmp(dot, secs[i]))

@@ -19,8 +19,8 @@ static struct bpf_link *iter_link;
 
 int ring_init(char *msg, size_t len)
 {
-	union bpf_iter_link_info li = { 0 };
 	LIBBPF_OPTS(bpf_iter_attach_opts, o);
+	union bpf_iter_link_info li = { 0 };
 	int ret;
 
 	skel = ringowner__open_and_load();

@@ -3,9 +3,9 @@
  * broker_client.c - the client side of iouring-bpfd
  * (iouring-bpf-broker.h): connect, send ATTACH with the ring's fd number
  * (the daemon takes the fd from this process: pidfd_getfd()), read the
- * REPLY and the map fds that come with it (mapped
- * read-only here), keep the connection for as long as the program is to stay attached.
- * The wire format is broker_proto.h's.
+ * REPLY and the map fds that come with it (mapped read-only here), keep
+ * the connection for as long as the program is to stay attached. The
+ * wire format is broker_proto.h's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -135,8 +135,10 @@ static int broker_request(struct iouring_bpf_broker *b, int ring_fd,
 				close(fd);
 		}
 	}
-	if (iob_decode(buf, n, &m, &why) || m.type != IOB_REPLY ||
-	    !(v = iob_get(&m, "status")))
+	if (iob_decode(buf, n, &m, &why))
+		m.type = 0;
+	v = m.type == IOB_REPLY ? iob_get(&m, "status") : NULL;
+	if (!v)
 		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, EPROTO,
 					  "the broker's reply is malformed (%s)",
 					  m.type != IOB_REPLY ? "not a REPLY" : why);
@@ -144,9 +146,11 @@ static int broker_request(struct iouring_bpf_broker *b, int ring_fd,
 	v = iob_get(&m, "errno");
 	e = v ? atoi(v) : 0;
 	if (status) {
+		v = iob_get(&m, "message");
 		iouring_bpf_errorf(err, status, e, "iouring-bpfd: %s",
-				   (v = iob_get(&m, "message")) ? v : "refused");
-		if (err && (v = iob_get(&m, "fix")))
+				   v ? v : "refused");
+		v = iob_get(&m, "fix");
+		if (err && v)
 			err->fix = atoi(v);
 		return -(e ? e : EPERM);
 	}

@@ -43,8 +43,10 @@ struct iouring_bpf;
 struct iouring_bpf_error;
 struct iouring_bpf_broker;	/* a connection with one program attached */
 
-/* the daemon's socket when the caller gives none (and no
- * IOURING_BPF_BROKER_SOCKET in the environment) */
+/*
+ * the daemon's socket when the caller gives none (and there is no
+ * IOURING_BPF_BROKER_SOCKET in the environment)
+ */
 #define IOURING_BPF_BROKER_SOCKET	"/run/iouring-bpfd.sock"
 
 /*
@@ -63,7 +65,8 @@ iouring_bpf_broker_attach(const char *socket, int ring_fd, const char *prog,
  * (iouring_bpf_open(), its parameters set, iouring_bpf_set_ring() done):
  * the values of its parameters go to the daemon, and once attached its
  * .bss and .data (iouring_bpf_var(), _section(), _exit_info()) show the
- * attached program's, read-only (a write there faults). 0 or a negative errno, err filled.
+ * attached program's, read-only (a write there faults). 0 or a
+ * negative errno, err filled.
  */
 int iouring_bpf_broker_start(struct iouring_bpf *h, const char *socket,
 			     int ring_fd, struct iouring_bpf_broker **out,

@@ -96,7 +96,8 @@ static int exchange(int s, const void *buf, size_t n, int fd, char *msg,
 		snprintf(msg, len, "no reply (%s)", r ? strerror(errno) : "closed");
 		return -1;
 	}
-	if (iob_decode(rbuf, r, &m, &why) || !(v = iob_get(&m, "status"))) {
+	v = iob_decode(rbuf, r, &m, &why) ? NULL : iob_get(&m, "status");
+	if (!v) {
 		snprintf(msg, len, "bad reply");
 		return -1;
 	}
