@@ -6,6 +6,8 @@
 # attach (iouring_bpf_attach(): open, ring layout, load, attach), and
 # the daemon's resident memory idle and with 100 clients attached.
 N=${1:-1000}
+# not the scratch share (9p): a UNIX socket needs a real file system
+[ -n "$TEST_TMPDIR" ] || export TEST_TMPDIR=$(mktemp -d /run/broker-measure.XXXXXX)
 . "$(dirname "$0")/lib.sh"
 loop_or_skip
 start_daemon 'limit connections 200\nlimit attached 200\nprogram nop-chain\n\tusers *\n'
