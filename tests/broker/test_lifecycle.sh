@@ -1,5 +1,6 @@
 #!/bin/bash
 # kernels: ours stock
+# test-timeout: 1200
 #
 # Hostile clients of iouring-bpfd over time, as uid 65534: a user over
 # its limits, the daemon SIGKILLed with programs attached (the kernel
