@@ -108,7 +108,10 @@ static int broker_request(struct iouring_bpf_broker *b, int ring_fd,
 	iov.iov_len = len;
 	mh.msg_iov = &iov;
 	mh.msg_iovlen = 1;
-	if (sendmsg(b->fd, &mh, MSG_NOSIGNAL) < 0)
+	do
+		n = sendmsg(b->fd, &mh, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
 		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, errno,
 					  "sending the request to the broker: %s",
 					  strerror(errno));
@@ -116,7 +119,9 @@ static int broker_request(struct iouring_bpf_broker *b, int ring_fd,
 	mh.msg_control = cbuf;
 	mh.msg_controllen = sizeof(cbuf);
 	mh.msg_flags = 0;
-	n = recvmsg(b->fd, &mh, MSG_CMSG_CLOEXEC);
+	do
+		n = recvmsg(b->fd, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
 	if (n <= 0)
 		return iouring_bpf_errorf(err, IOURING_BPF_FAIL,
 					  n < 0 ? errno : ECONNRESET,
