@@ -175,39 +175,91 @@ static int load_opcodes(char *msg, size_t len)
 }
 
 /*
- * "read, write" into the opcodes' numbers: their count, or -1 with msg
- * and *col the offset in list of the word that is not an opcode
+ * The groups of the filter language (docs/filters.md; the table of
+ * loader/lib/filter_policy.c): a rule's opcode list means the same on a
+ * kernel with ring filters and on one with restrictions only.
+ */
+static const struct {
+	const char *name;
+	const char *ops;
+} groups[] = {
+	{ "network", " socket connect accept bind listen send recv sendmsg recvmsg send_zc sendmsg_zc recv_zc shutdown " },
+	{ "open", " openat openat2 " },
+	{ "fs-change", " renameat unlinkat mkdirat symlinkat linkat fsetxattr setxattr ftruncate fallocate " },
+	{ "read", " read readv read_fixed readv_fixed read_multishot " },
+	{ "write", " write writev write_fixed writev_fixed " },
+};
+
+/* op (0..nr_ops) is in group g */
+static int in_group(unsigned int g, int op)
+{
+	char w[32];
+
+	snprintf(w, sizeof(w), " %.23s ", opnames[op]);
+	return opnames[op][0] && strstr(groups[g].ops, w);
+}
+
+/*
+ * "read, write, @network" into ops[] (1: allowed), as the filter
+ * language reads an allow list: opcode names (the kernel's, lower case),
+ * @GROUP, * or @all. The number allowed, or -1 with msg and *col the
+ * offset in list of the word that is wrong.
  */
 static int parse_opcodes(const char *list, __u8 *ops, char *msg, size_t len,
 			 int *col)
 {
 	const char *p = list;
 	int n = 0, i;
+	unsigned int g;
 
 	*col = 0;
+	memset(ops, 0, MAX_OPS);
 	if (load_opcodes(msg, len))
 		return -1;
 	while (*p) {
-		size_t w;
+		char w[32];
+		size_t k;
 
 		while (*p == ' ' || *p == ',')
 			p++;
-		w = strcspn(p, " ,");
-		if (!w)
+		k = strcspn(p, " ,");
+		if (!k)
 			break;
-		for (i = 0; i < nr_ops; i++)
-			if (strlen(opnames[i]) == w && !strncmp(opnames[i], p, w))
-				break;
-		if (i == nr_ops) {
-			*col = p - list;
-			snprintf(msg, len, "opcodes: '%.*s' is not an opcode of this kernel (`iouring-bpf filter ops` lists them: read, write, nop, ...)",
-				 (int)w, p);
-			return -1;
+		snprintf(w, sizeof(w), "%.*s", (int)k, p);
+		for (i = 0; w[i]; i++)
+			w[i] = tolower(w[i]);
+		if (!strcmp(w, "*") || !strcmp(w, "@all")) {
+			for (i = 0; i < nr_ops; i++)
+				ops[i] |= !!opnames[i][0];
+		} else if (w[0] == '@') {
+			for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+				if (!strcmp(groups[g].name, w + 1))
+					break;
+			if (g == sizeof(groups) / sizeof(groups[0])) {
+				*col = p - list;
+				snprintf(msg, len, "opcodes: unknown group '%s'; groups: @all @network @open @fs-change @read @write",
+					 w);
+				return -1;
+			}
+			for (i = 0; i < nr_ops; i++)
+				if (in_group(g, i))
+					ops[i] = 1;
+		} else {
+			for (i = 0; i < nr_ops; i++)
+				if (!strcmp(opnames[i], w))
+					break;
+			if (i == nr_ops) {
+				*col = p - list;
+				snprintf(msg, len, "opcodes: '%s' is not an opcode of this kernel (`iouring-bpf filter ops` lists them: read, write, nop, ...)",
+					 w);
+				return -1;
+			}
+			ops[i] = 1;
 		}
-		if (n < MAX_OPS)
-			ops[n++] = i;
-		p += w;
+		p += k;
 	}
+	for (i = 0; i < nr_ops; i++)
+		n += ops[i];
 	return n;
 }
 
@@ -370,9 +422,11 @@ static int restrict_ring(const struct pol_rule *r, int ring_fd,
 	if (n < 0)
 		return fail(out, IOB_FAIL, EINVAL, "%s", msg);
 	memset(res, 0, sizeof(res));
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < nr_ops; i++) {
+		if (!ops[i])
+			continue;
 		res[k].opcode = IORING_RESTRICTION_SQE_OP;
-		res[k++].sqe_op = ops[i];
+		res[k++].sqe_op = i;
 	}
 	for (i = 0; i < nr_register_ops && i < MAX_OPS; i++) {
 		res[k].opcode = IORING_RESTRICTION_REGISTER_OP;
