@@ -9,6 +9,10 @@
  * library's broker call, and the handle's data sections become
  * read-only views of the attached program's, so the workload reads its
  * counters as it does after a direct attach.
+ *
+ * `load --broker` is refused (cli_broker_load()): load pins and exits,
+ * and attaches to another process's ring, while the broker attaches to
+ * the connecting process's own ring for as long as it stays connected.
  */
 #include <errno.h>
 #include <string.h>
@@ -70,4 +74,10 @@ void cli_broker_detach(void)
 	if (broker_fd >= 0)
 		close(broker_fd);
 	broker_fd = -1;
+}
+
+int cli_broker_load(void)
+{
+	return cli_fail(EXIT_USAGE, "load",
+			"--broker: the broker attaches to a ring of the connecting process only, and only while that process stays connected; load pins a program on another process's ring (--ring PID:FD) and exits, which leaves the daemon nothing to attach. From the application that owns the ring, call iouring_bpf_broker_attach() (<iouring-bpf/broker.h>); for a built-in, use `iouring-bpf run --broker PROG`");
 }

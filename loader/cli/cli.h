@@ -134,6 +134,8 @@ struct io_uring_params *cli_broker_ring(const char *socket,
 int cli_broker_attach(struct iouring_bpf *h, const char *socket, int ring_fd,
 		      struct iouring_bpf_error *err);
 void cli_broker_detach(void);
+/* load --broker: refused, saying why and what to use; EXIT_USAGE */
+int cli_broker_load(void);
 
 /* runring.c: the ring `run` makes (--ring-flags, --sq-entries, ...) */
 struct ring_opts {

@@ -30,6 +30,9 @@ static const struct argp_option options[] = {
 	{ "ring", 'r', "PID:FD", 0, "Loop programs: attach to fd FD of process PID", 0 },
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "name", 'n', "NAME", 0, "Pin name (default: the program's, plus -PID-FD for loop programs)", 0 },
+	{ "broker", 'B', "SOCKET", OPTION_ARG_OPTIONAL,
+	  "Refused, saying why: the broker attaches only while the client is connected, to the client's own ring (use run --broker, or iouring_bpf_broker_attach() in the application)",
+	  0 },
 	{ 0 },
 };
 
@@ -47,6 +50,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			cli_usage(state, "--name must be a plain name without '/' or '.'");
 		a->name = arg;
 		break;
+	case 'B':
+		exit(cli_broker_load());
 	case ARGP_KEY_ARG:
 	case ARGP_KEY_END:
 		return cli_one_arg(state, key, arg, &a->prog, "load takes one program",
