@@ -502,7 +502,8 @@ static int cmp_ll(const void *a, const void *b)
 
 /*
  * n attaches of prog, each to a new ring, timed from connect to the
- * reply (through the broker) or from open to attached (direct, root):
+ * reply (through the broker) or from open to attached (direct, root: the
+ * same calls as the daemon's, the ring's layout read from the kernel):
  * "bench: N attaches, median U us, p99 U us, mean U us"
  */
 static int bench(int n, const char *prog, int direct)
@@ -516,7 +517,6 @@ static int bench(int n, const char *prog, int direct)
 			IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_NO_SQARRAY |
 			(direct ? 0 : IORING_SETUP_R_DISABLED) };
 		int fd = syscall(__NR_io_uring_setup, 8, &p), conn = -1, ret;
-		IOURING_BPF_OPTS(iouring_bpf_ring_opts, ro, .params = &p);
 		struct bpf_object *obj = NULL;
 		struct bpf_link *link = NULL;
 		long long t0;
@@ -528,8 +528,9 @@ static int bench(int n, const char *prog, int direct)
 		t0 = now_us();
 		if (direct) {
 			obj = iouring_bpf_builtin_open(prog, NULL);
+			/* the layout from the kernel, as the daemon reads it */
 			ret = !obj ? -errno :
-			      iouring_bpf_obj_bind_ring(obj, fd, &ro) ?:
+			      iouring_bpf_obj_bind_ring(obj, fd, NULL) ?:
 			      iouring_bpf_obj_load(obj);
 			link = ret ? NULL : iouring_bpf_obj_attach(obj, NULL);
 		} else {

@@ -3,7 +3,9 @@
 #	kernel/vm-run --stock --timeout 1800 -- tests/broker/measure.sh [N]
 # The time from connect to attached through iouring-bpfd (median, p99
 # over N attaches of nop-chain, default 1000) against root's direct
-# attach (iouring_bpf_attach(): open, ring layout, load, attach), and
+# attach (iouring_bpf_builtin_open(), _obj_bind_ring() with the layout
+# read from the kernel, _obj_load(), _obj_attach(): the daemon's calls),
+# and
 # the daemon's resident memory idle and with 100 clients attached.
 N=${1:-1000}
 # not the scratch share (9p): a UNIX socket needs a real file system
