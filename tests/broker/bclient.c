@@ -212,7 +212,7 @@ static int app(int argc, char **argv, int direct)
 	struct io_uring_params p;
 	struct bpf_object *obj;
 	struct io_uring ring;
-	int i, fd, made, hold = 0, read_after = 0, ret, conn = -1;
+	int i, fd, made, hold = 0, read_after = 0, ret = 0, conn = -1;
 
 	obj = iouring_bpf_builtin_open(prog, NULL);
 	if (!obj && !direct) {
@@ -234,7 +234,9 @@ static int app(int argc, char **argv, int direct)
 			hold = 1;
 		else if (!strcmp(argv[i], "--read-after"))
 			read_after = 1;
-		else if ((ret = set_kv(obj, argv[i])))
+		else
+			ret = set_kv(obj, argv[i]);
+		if (ret)
 			return refused(ret);
 	}
 	if (direct)
