@@ -174,6 +174,7 @@ static int obj_params(struct bpf_object *obj, const char *const *params,
 		      const char **out, char kv[][96],
 		      struct iouring_bpf_error *err)
 {
+	struct iouring_bpf_obj_info info = { .sz = sizeof(info) };
 	const struct iouring_bpf_prog *p;
 	struct iouring_bpf h = { .obj = obj };
 	int i, n = 0;
@@ -183,6 +184,14 @@ static int obj_params(struct bpf_object *obj, const char *const *params,
 		return iouring_bpf_errorf(err, IOURING_BPF_USAGE, EINVAL,
 					  "%s is not a built-in program: the broker opens installed objects itself, by the name its policy gives them (give that name, and no object)",
 					  bpf_object__name(obj));
+	if (iouring_bpf_obj_info(obj, &info) || info.kind != IOURING_BPF_KIND_LOOP)
+		return iouring_bpf_errorf(err, IOURING_BPF_USAGE, EINVAL,
+					  "%s is not a loop program (an IORING_OP_BPF op serves every ring of the system): the broker attaches loop programs only",
+					  p->name);
+	if (info.loaded)
+		return iouring_bpf_errorf(err, IOURING_BPF_USAGE, EBUSY,
+					  "%s: the object is loaded: give the broker one that is opened only (iouring_bpf_builtin_open()), whose sections it can show the attached program through",
+					  p->name);
 	for (i = 0; i < IOURING_BPF_MAX_PARAMS && p->params[i].name; i++) {
 		long long v;
 

@@ -307,8 +307,8 @@ int main(void)
 		       -ENOENT, "is iouring-bpfd running",
 		       "broker_attach(no daemon at the socket)");
 		zero.obj = op;
-		expect(iouring_bpf_broker_attach(devnull, "nop-chain", &zero),
-		       -EINVAL, NULL,
+		expect(iouring_bpf_broker_attach(devnull, NULL, &zero),
+		       -EINVAL, "loop programs only",
 		       "broker_attach(an op program's object)");
 	}
 
