@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -71,8 +72,10 @@ static int recv_fd(int s)
 	struct cmsghdr *cm;
 	int fd;
 
-	if (recvmsg(s, &mh, 0) != 1)
-		die("recvmsg");
+	if (recvmsg(s, &mh, 0) != 1) {
+		fprintf(stderr, "bpftoken: the child sent no bpffs context (it failed: above)\n");
+		exit(1);
+	}
 	cm = CMSG_FIRSTHDR(&mh);
 	if (!cm || cm->cmsg_type != SCM_RIGHTS) {
 		errno = EPROTO;
@@ -99,6 +102,9 @@ static void child(int s, uid_t uid, const char *dir, char **cmd)
 	if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
 	    setresuid(uid, uid, uid))
 		die("dropping to the user");
+	/* the uid change made /proc/self root's: the maps need it ours */
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		die("prctl(PR_SET_DUMPABLE)");
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNS))
 		die("unshare(CLONE_NEWUSER | CLONE_NEWNS)");
 	write_file("/proc/self/setgroups", "deny");
