@@ -1,5 +1,6 @@
 #!/bin/bash
 # kernels: ours stock
+# test-timeout: 1200
 #
 # iouring-bpfd as uid 65534 with no capability: `iouring-bpf run --broker
 # nop-chain` gives the results of root's direct run (the same checks
