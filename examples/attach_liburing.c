@@ -25,7 +25,7 @@
  * from the kernel)
  * instead of through the helper. -W (for the tests) hands the library a
  * wrong layout, the ring's flags without SQE128 and CQE32: nop-chain must
- * then see its NOPs out of order and stop with an error.
+ * then find that its last CQE is not its last NOP's and report an error.
  *
  * Checks: nop-chain's counters (completed == issued == N, no errors); the
  * ring's SQ and CQ heads as the application maps them moved by N (the

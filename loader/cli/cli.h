@@ -6,6 +6,7 @@
 #include <argp.h>
 #include <stdio.h>
 #include "engine.h"
+#include "engine-broker.h"
 #include "json.h"
 
 /* exit codes: enum iouring_bpf_status (lib/engine.h) */
@@ -120,6 +121,22 @@ error_t prog_args_opt(struct prog_args *pa, const char *cmd, int key,
 /* --ring PID:FD: 0, or -1 and a message naming the bad part */
 int parse_ring_arg(const char *cmd, const char *arg, long long *pid,
 		   long long *fd);
+
+/*
+ * broker.c: run --broker. cli_broker_arg: the positional arg after a bare
+ * --broker is its SOCKET if it is one (1: taken). cli_broker_ring: p, made
+ * R_DISABLED if socket (the ring's params for run's ring). cli_broker_attach:
+ * where run would load and attach, iouring-bpfd at socket ("" for the
+ * default) attaches; cli_broker_detach() closes the connection.
+ */
+int cli_broker_arg(const char **broker, const char **prog, const char *arg);
+struct io_uring_params *cli_broker_ring(const char *socket,
+					struct io_uring_params *p);
+int cli_broker_attach(struct iouring_bpf *h, const char *socket, int ring_fd,
+		      struct iouring_bpf_error *err);
+void cli_broker_detach(void);
+/* load --broker: refused, saying why and what to use; EXIT_USAGE */
+int cli_broker_load(void);
 
 /* runring.c: the ring `run` makes (--ring-flags, --sq-entries, ...) */
 struct ring_opts {

@@ -61,7 +61,7 @@ _iouring_bpf()
 		return ;;
 	probe)	opts="-H --hook" ;;
 	load)	opts="-i --id -r --ring -s --set -n --name" ;;
-	run)	opts="-c --count -d --depth -s --set -i --id -t --timeout --ring-flags --sq-entries --cq-entries --expect --expect-cqes" ;;
+	run)	opts="-c --count -d --depth -s --set -i --id -t --timeout --ring-flags --sq-entries --cq-entries --expect --expect-cqes --broker" ;;
 	bench)	opts="-R --runs -c --count -o --output -T --trace-marks --prog -s --set" ;;
 	filter)	opts="-b --btf -r --ring" ;;
 	sandbox) opts="-P --policy --" ;;

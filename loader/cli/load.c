@@ -25,11 +25,17 @@ struct load_args {
 	int		ring;		/* our copy of the ring fd, or -1 */
 };
 
+/* --broker: long only */
+#define OPT_LOAD_BROKER	0x100
+
 static const struct argp_option options[] = {
 	{ "id", 'i', "N", 0, "Op programs: register as op id N (0..255)", 0 },
 	{ "ring", 'r', "PID:FD", 0, "Loop programs: attach to fd FD of process PID", 0 },
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "name", 'n', "NAME", 0, "Pin name (default: the program's, plus -PID-FD for loop programs)", 0 },
+	{ "broker", OPT_LOAD_BROKER, "SOCKET", OPTION_ARG_OPTIONAL,
+	  "Refused, saying why: the broker attaches only while the client is connected, to the client's own ring (use run --broker, or iouring_bpf_broker_attach() in the application)",
+	  0 },
 	{ 0 },
 };
 
@@ -47,6 +53,8 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			cli_usage(state, "--name must be a plain name without '/' or '.'");
 		a->name = arg;
 		break;
+	case OPT_LOAD_BROKER:
+		exit(cli_broker_load());
 	case ARGP_KEY_ARG:
 	case ARGP_KEY_END:
 		return cli_one_arg(state, key, arg, &a->prog, "load takes one program",

@@ -201,10 +201,19 @@ static void check_stdout(void)
 
 int main(int argc, char **argv)
 {
+	/* glibc sizes a NULL buffer itself (st_blksize) */
+	static char outbuf[1 << 16];
 	int cmd = 0;	/* argv index of the command */
 	int i;
 
 	atexit(check_stdout);
+	/*
+	 * not a terminal: fully buffered already, but with room for the
+	 * longest help text, so that a write error is seen at exit with
+	 * its errno rather than half-way through argp's output
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
 	cli_json_prescan(argc, argv);
 	cli_parse(&argp, argc, argv, ARGP_IN_ORDER, &cmd);
 	iouring_bpf_set_verbose(cli_verbose);

@@ -16,6 +16,7 @@
 
 struct run_args {
 	const char	*prog;
+	const char	*broker;	/* --broker: its SOCKET, or "" */
 	long long	count, depth, timeout;
 	struct prog_args pa;		/* --set, --id */
 	struct run_file_opts fo;	/* ring options, --expect... */
@@ -27,6 +28,7 @@ enum {
 	OPT_CQ_ENTRIES,
 	OPT_EXPECT,
 	OPT_EXPECT_CQES,
+	OPT_BROKER,
 };
 
 static const struct argp_option options[] = {
@@ -37,6 +39,9 @@ static const struct argp_option options[] = {
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "id", 'i', "N", 0, "Op programs: the op id to use (default: the program's)", 0 },
 	{ "timeout", 't', "S", 0, "FILE.bpf.o: end the wait after S seconds (default 10)", 0 },
+	{ "broker", OPT_BROKER, "SOCKET", OPTION_ARG_OPTIONAL,
+	  "Have iouring-bpfd attach the program (no privilege needed; default socket " IOURING_BPF_BROKER_SOCKET ")",
+	  0 },
 	{ NULL, 0, NULL, 0, "The ring (loop programs):", 1 },
 	{ "ring-flags", OPT_RING_FLAGS, "LIST", 0,
 	  "Setup flags by name: NAME,NAME,... (the whole set) or +NAME,-NAME,... (changes to the default). Names: cqsize, clamp, submit-all, coop-taskrun, taskrun-flag, sqe128, cqe32, single-issuer, defer-taskrun, no-sqarray, sq-rewind (Linux 7.0+, needs no-sqarray)",
@@ -90,12 +95,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 				  cli_arg(arg));
 		a->fo.expects[a->fo.nexpects++] = arg;
 		break;
+	case OPT_BROKER:
+		a->broker = arg ? arg : "";
+		break;
 	case OPT_EXPECT_CQES:
 		if (parse_ll("run", "--expect-cqes", arg, 0, 0xffffffffLL,
 			     &a->fo.expect_cqes))
 			exit(EXIT_USAGE);
 		break;
 	case ARGP_KEY_ARG:
+		if (cli_broker_arg(&a->broker, &a->prog, arg))
+			break;
+		/* fallthrough */
 	case ARGP_KEY_END:
 		return cli_one_arg(state, key, arg, &a->prog, "run takes one program",
 				   "which program? a name from `iouring-bpf list` or a loop program's .bpf.o file");
@@ -200,6 +211,8 @@ static int ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
 
 /* --ring-flags, --sq-entries, --cq-entries of a built-in loop program */
 static struct ring_choice *run_ring;
+/* --broker: its SOCKET ("": the default), or NULL (loader/cli/broker.c) */
+static const char *run_broker;
 
 /*
  * The start, in a straight line: --set and --id; the workload's --count
@@ -229,11 +242,14 @@ static int run_start(struct run_ctx *rc, const struct prog_args *pa, int loop,
 		ret = run_ring_make(run_ring, &rc->ring, &fd, &p, err);
 	else if (!ret)
 		ret = ring_make(&rc->ring, loop ? IOURING_BPF_KIND_LOOP :
-				IOURING_BPF_KIND_OP, &fd, &p, err);
+				IOURING_BPF_KIND_OP, &fd,
+				cli_broker_ring(run_broker, &p), err);
 	if (!ret && loop)
 		ret = iouring_bpf_set_ring(h, fd, p.sq_entries ? &p : NULL, err);
 	if (!ret && rc->w->setup)
 		ret = rc->w->setup(rc);
+	if (!ret && run_broker)
+		return cli_broker_attach(h, run_broker, fd, err);
 	if (!ret)
 		ret = iouring_bpf_load(h, err);
 	if (!ret)
@@ -269,7 +285,7 @@ int cmd_run(int argc, char **argv)
 	rc->depth = a.depth;
 	rc->json = cli_json;
 	rc->prog = iouring_bpf_prog_find(a.prog);
-	if (!rc->prog && access(a.prog, F_OK) == 0) {
+	if (!rc->prog && access(a.prog, F_OK) == 0 && !a.broker) {
 		a.fo.timeout_s = a.timeout ? a.timeout : 10;
 		if (cli_check_file("run", a.prog, "a loop program's .bpf.o"))
 			ret = EXIT_USAGE;
@@ -333,8 +349,11 @@ int cmd_run(int argc, char **argv)
 		if (ret)
 			goto out;
 		run_ring = &ring;
+		if (a.broker)
+			ring.flags |= IORING_SETUP_R_DISABLED;
 	}
 	err.msg[0] = '\0';
+	run_broker = a.broker;
 	if (run_start(rc, &a.pa, loop, &err))
 		goto fail;
 
@@ -375,6 +394,7 @@ int cmd_run(int argc, char **argv)
 	}
 	print_exit_info(rc);
 	iouring_bpf_detach_link(rc->h);
+	cli_broker_detach();
 	if (ret || rc->failed)
 		ret = EXIT_FAIL;
 

@@ -106,7 +106,7 @@ if [ $rewind != 0 ] && [ $rewind_skip != 0 ]; then
 fi
 [ $rewind = 0 ] && echo "note: no SQ_REWIND on this kernel (not tested here)"
 
-# a wrong layout is seen: nop-chain stops on an out-of-order CQE
+# a wrong layout is seen: nop-chain's last CQE is not its last NOP's
 refused cqe32 1 "errors 1" -W
 refused sqe128 1 "errors 1" -W
 # liburing < 2.6 and NO_SQARRAY: the helper refuses the ring

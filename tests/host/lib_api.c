@@ -15,8 +15,10 @@
  * - calls out of order fail with -EINVAL and name the missing call;
  * - the messages name the problem, never a command or flag of the CLI
  *   (`iouring-bpf list`, --set, ...: the CLI adds those itself);
- * - the version agrees with the header, the symbol node is IOURING_BPF_2.0
- *   (checked by the script with nm).
+ * - iouring_bpf_broker_attach() (2.1, <iouring-bpf/broker.h>) the same,
+ *   and with no daemon at its socket: -ENOENT, saying how to start one;
+ * - the version agrees with the header, the symbol nodes are
+ *   IOURING_BPF_2.0 and 2.1 (checked by the script with nm).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -27,6 +29,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include <iouring-bpf/iouring-bpf.h>
+#include <iouring-bpf/broker.h>
 
 static char last[4096], cli_msg[4096];
 static int nmsg, nlibbpf, ncli;
@@ -97,6 +100,11 @@ struct big_attach_opts {
 
 struct big_filter_opts {
 	struct iouring_bpf_filter_opts o;
+	long long future;
+};
+
+struct big_broker_opts {
+	struct iouring_bpf_broker_opts o;
 	long long future;
 };
 
@@ -281,6 +289,40 @@ int main(void)
 	expect(iouring_bpf_filter_install(devnull, "/nonexistent/policy", NULL),
 	       -ENOENT, "cannot open policy",
 	       "filter_install(a policy file that is not there)");
+
+	/* the broker call (2.1): checked before the daemon is asked */
+	{
+		struct big_broker_opts big = { .o.sz = sizeof(big) };
+		struct iouring_bpf_broker_opts zero = { 0 };
+		char path[200];
+
+		expect(iouring_bpf_broker_attach(-1, "nop-chain", NULL),
+		       -EINVAL, "not an fd", "broker_attach(fd -1)");
+		expect(iouring_bpf_broker_attach(devnull, NULL, NULL), -EINVAL,
+		       "no program", "broker_attach(NULL program)");
+		zero.sz = 4;
+		expect(iouring_bpf_broker_attach(devnull, "nop-chain", &zero),
+		       -EINVAL, "sz 4", "broker_attach(opts sz 4)");
+		big.future = 9;
+		expect(iouring_bpf_broker_attach(devnull, "nop-chain", &big.o),
+		       -EINVAL, "is not zero",
+		       "broker_attach(a non-zero unknown tail)");
+		memset(path, 'x', sizeof(path) - 1);
+		path[sizeof(path) - 1] = 0;
+		zero.sz = 0;
+		zero.socket = path;
+		expect(iouring_bpf_broker_attach(devnull, "nop-chain", &zero),
+		       -ENAMETOOLONG, "too long",
+		       "broker_attach(a socket path too long)");
+		zero.socket = "/nonexistent/iouring-bpfd.sock";
+		expect(iouring_bpf_broker_attach(devnull, "nop-chain", &zero),
+		       -ENOENT, "is iouring-bpfd running",
+		       "broker_attach(no daemon at the socket)");
+		zero.obj = op;
+		expect(iouring_bpf_broker_attach(devnull, NULL, &zero),
+		       -EINVAL, "loop programs only",
+		       "broker_attach(an op program's object)");
+	}
 
 	/* messages name the problem; the CLI names its commands and flags */
 	check(!ncli, "no message names a command or flag of the CLI: %d (%s)",

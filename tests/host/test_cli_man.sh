@@ -42,7 +42,7 @@ for cmd in list probe load unload show run bench filter sandbox help version; do
 done
 
 # man3: the functions of the public headers and the NAME entries agree
-declared=$(cat "$ROOT"/loader/lib/iouring-bpf/{iouring-bpf,liburing}.h | sed 's,/\*.*\*/,,' |
+declared=$(cat "$ROOT"/loader/lib/iouring-bpf/{iouring-bpf,liburing,broker}.h | sed 's,/\*.*\*/,,' |
 	grep -oE '\biouring_bpf_[a-z0-9_]+\(' | tr -d '(' | sort -u)
 named=$("$M3/links.sh" -n "$M3"; for p in "$M3"/*.3; do basename "$p" .3; done)
 named=$(sort -u <<<"$named")

@@ -35,6 +35,7 @@ ver=$(pkg-config --modversion iouring-bpf) || { fail "pkg-config iouring-bpf"; v
 major=${ver%%.*}
 for f in usr/bin/iouring-bpf usr/lib/libiouring-bpf.a usr/lib/libiouring-bpf.so.$ver \
 	 usr/include/iouring-bpf/iouring-bpf.h usr/include/iouring-bpf/liburing.h \
+	 usr/include/iouring-bpf/broker.h \
 	 usr/include/iouring-bpf/iou_opflags.h usr/include/iouring-bpf/iou_exit_info.h \
 	 usr/lib/pkgconfig/iouring-bpf.pc usr/share/man/man1/iouring-bpf.1; do
 	checks=$((checks + 1))
@@ -53,7 +54,8 @@ soname=$(readelf -d "$L/libiouring-bpf.so.$ver" | sed -n 's/.*(SONAME).*\[\(.*\)
 dyn=$(nm -D --defined-only "$L/libiouring-bpf.so.$ver" | awk '$2 != "A" {print $NF}' | sed 's/@@.*//' | sort -u)
 glob=$(nm -g --defined-only "$L/libiouring-bpf.a" | awk 'NF == 3 {print $3}' | sort -u)
 # (iouring-bpf/liburing.h is header-only: static inline, nothing to export)
-decl=$(sed 's,/\*.*\*/,,' "$D"/usr/include/iouring-bpf/iouring-bpf.h |
+decl=$(sed 's,/\*.*\*/,,' "$D"/usr/include/iouring-bpf/iouring-bpf.h \
+	"$D"/usr/include/iouring-bpf/broker.h |
 	grep -ohE '\biouring_bpf_[a-z0-9_]+\(' | tr -d '(' | sort -u)
 checks=$((checks + 4))
 other=$(grep -v '^iouring_bpf_' <<<"$dyn")
@@ -64,6 +66,27 @@ missing=$(comm -23 <(echo "$decl") <(echo "$dyn"))
 [ -z "$missing" ] || fail "declared in the headers, not exported by the .so: $missing"
 missing=$(comm -23 <(echo "$decl") <(echo "$glob"))
 [ -z "$missing" ] || fail "declared in the headers, not global in the .a: $missing"
+# the version nodes: 2.0's calls, and 2.1's broker call
+nodes=$(nm -D --defined-only "$L/libiouring-bpf.so.$ver" | awk '$2 == "T" {print $NF}' |
+	sed -n 's/^\(iouring_bpf_[a-z0-9_]*\)@@\(IOURING_BPF_2\.[0-9]*\)$/\2 \1/p' | sort)
+want="IOURING_BPF_2.0 iouring_bpf_builtin_next
+IOURING_BPF_2.0 iouring_bpf_builtin_open
+IOURING_BPF_2.0 iouring_bpf_filter_install
+IOURING_BPF_2.0 iouring_bpf_kernel_probe
+IOURING_BPF_2.0 iouring_bpf_obj_attach
+IOURING_BPF_2.0 iouring_bpf_obj_bind_ring
+IOURING_BPF_2.0 iouring_bpf_obj_exit_info
+IOURING_BPF_2.0 iouring_bpf_obj_get_global
+IOURING_BPF_2.0 iouring_bpf_obj_info
+IOURING_BPF_2.0 iouring_bpf_obj_load
+IOURING_BPF_2.0 iouring_bpf_obj_set_global
+IOURING_BPF_2.0 iouring_bpf_obj_set_op_id
+IOURING_BPF_2.0 iouring_bpf_ring_setup
+IOURING_BPF_2.0 iouring_bpf_set_print
+IOURING_BPF_2.0 iouring_bpf_version
+IOURING_BPF_2.1 iouring_bpf_broker_attach"
+checks=$((checks + 1))
+[ "$nodes" = "$want" ] || fail "the exported calls and their version nodes differ from the expected list: $(diff <(echo "$want") <(echo "$nodes") | grep '^[<>]' | tr '\n' ' ')"
 echo "soname $soname; nm -D: $(wc -l <<<"$dyn") symbols, all iouring_bpf_* ($(wc -l <<<"$decl") calls in the headers)"
 
 checks=$((checks + 2))

@@ -4,7 +4,8 @@
 # call with NULL and out-of-range arguments, zeroed options, options with
 # an unknown tail, calls out of order), and the ABI of the installed .so:
 # its soname, at most 25 exported symbols, each in the version node
-# IOURING_BPF_2.0, nothing but iouring_bpf_*.
+# IOURING_BPF_2.0 or (iouring_bpf_broker_attach, <iouring-bpf/broker.h>)
+# IOURING_BPF_2.1, nothing but iouring_bpf_*.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=${TEST_TMPDIR:-$(mktemp -d)}
@@ -30,9 +31,13 @@ check "soname libiouring-bpf.so.$major" \
 syms=$(nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }')
 n=$(wc -l <<<"$syms")
 check "$n exported functions, at most 25" test "$n" -le 25 -a "$n" -gt 0
-bad=$(grep -v '^iouring_bpf_[a-z0-9_]*@@IOURING_BPF_2\.0$' <<<"$syms")
-check "each is iouring_bpf_* in the version node IOURING_BPF_2.0${bad:+; not: $(echo $bad)}" test -z "$bad"
-declared=$(sed 's,/\*.*\*/,,' "$STAGE/include/iouring-bpf/iouring-bpf.h" |
+bad=$(grep -v '^iouring_bpf_[a-z0-9_]*@@IOURING_BPF_2\.0$' <<<"$syms" |
+	grep -vx 'iouring_bpf_broker_attach@@IOURING_BPF_2\.1')
+check "each is iouring_bpf_* in the version node IOURING_BPF_2.0 (broker_attach: 2.1)${bad:+; not: $(echo $bad)}" test -z "$bad"
+check "iouring_bpf_broker_attach is in IOURING_BPF_2.1" \
+	grep -qx 'iouring_bpf_broker_attach@@IOURING_BPF_2\.1' <<<"$syms"
+declared=$(sed 's,/\*.*\*/,,' "$STAGE/include/iouring-bpf/iouring-bpf.h" \
+	"$STAGE/include/iouring-bpf/broker.h" |
 	grep -oE '\biouring_bpf_[a-z0-9_]+\(' | tr -d '(' | sort -u)
 exported=$(sed 's/@@.*//' <<<"$syms" | sort -u)
 check "the header declares exactly the exported calls" test "$declared" = "$exported"

@@ -70,10 +70,10 @@
 
 #include "check.h"
 #include "ring.h"
+#include "t_stock.h"
 
 #define OBJ		"build/tests/kernel/iowq_migration.bpf.o"
 #define XFAIL_RC	78
-#define STOCK_RELEASE	"7.2.13+deb14-amd64"
 #define BUG_NAME	"a loop program hangs in D state in set_cpus_allowed_ptr() " \
 			"of the io-wq worker it forked, with IORING_REGISTER_IOWQ_AFF " \
 			"excluding its CPU (the worker inherited migration_disabled; " \
@@ -470,19 +470,6 @@ static void t_iowq_aff_excludes_submitter_cpu(void)
 	     HANG_MS / 1000, hg.state);
 }
 
-static bool on_stock_kernel(void)
-{
-	const char *k = getenv("IOURING_BPF_VM_KERNEL");
-	char rel[65] = "";
-
-	if (!k || strcmp(k, "stock"))
-		return false;
-	if (read_text("/proc/sys/kernel/osrelease", rel, sizeof(rel)))
-		return false;
-	rel[strcspn(rel, "\n")] = 0;
-	return !strcmp(rel, STOCK_RELEASE);
-}
-
 int main(int argc, char **argv)
 {
 	cpu_set_t set;
@@ -507,8 +494,8 @@ int main(int argc, char **argv)
 		printf("the loop program returned with io-wq's mask excluding its CPU\n");
 		return 0;
 	}
-	if (on_stock_kernel()) {
-		printf("expected on Debian's stock %s: %s\n", STOCK_RELEASE, BUG_NAME);
+	if (t_on_stock_kernel()) {
+		printf("expected on Debian's stock %s: %s\n", T_STOCK_RELEASE, BUG_NAME);
 		return XFAIL_RC;
 	}
 	printf("bug: %s\n", BUG_NAME);

@@ -50,10 +50,10 @@
 
 #include "check.h"
 #include "ring.h"
+#include "t_stock.h"
 
 #define OBJ		"build/tests/kernel/iowq_migration.bpf.o"
 #define XFAIL_RC	78
-#define STOCK_RELEASE	"7.2.13+deb14-amd64"
 #define BUG_NAME	"io-wq worker forked in a sleepable loop program " \
 			"inherits migration_disabled (mainline 7.1+, fixed by " \
 			"kernel/mainline/patches)"
@@ -306,24 +306,6 @@ static void t_control_no_program(void)
 	}
 }
 
-static bool on_stock_kernel(void)
-{
-	const char *k = getenv("IOURING_BPF_VM_KERNEL");
-	char rel[65] = "";
-	FILE *f;
-
-	if (!k || strcmp(k, "stock"))
-		return false;
-	f = fopen("/proc/sys/kernel/osrelease", "r");
-	if (!f)
-		return false;
-	if (!fgets(rel, sizeof(rel), f))
-		rel[0] = 0;
-	fclose(f);
-	rel[strcspn(rel, "\n")] = 0;
-	return !strcmp(rel, STOCK_RELEASE);
-}
-
 int main(int argc, char **argv)
 {
 	int rc;
@@ -349,8 +331,8 @@ int main(int argc, char **argv)
 	printf("bug: %u of %u io-wq worker(s) forked in the program kept migration disabled\n",
 	       total_disabled, total_workers);
 	printf("bug: %u of them pinned to one CPU\n", total_pinned);
-	if (on_stock_kernel()) {
-		printf("expected on Debian's stock %s: %s\n", STOCK_RELEASE, BUG_NAME);
+	if (t_on_stock_kernel()) {
+		printf("expected on Debian's stock %s: %s\n", T_STOCK_RELEASE, BUG_NAME);
 		return XFAIL_RC;
 	}
 	return 1;

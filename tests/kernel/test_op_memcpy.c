@@ -52,6 +52,19 @@ struct mc {
 	uint32_t flags;			/* program flag bits (MC_F_*) */
 };
 
+/* m: a request on two plain buffers (ids 1 and 2), every other field 0 */
+static void mc_plain(struct mc *m, void *b1, uint32_t len1, void *b2,
+		     uint32_t len2)
+{
+	memset(m, 0, sizeof(*m));
+	m->buf1_type = T_BPF_BUF_PLAIN;
+	m->buf1_addr = (uint64_t)(uintptr_t)b1;
+	m->buf1_len = len1;
+	m->buf2_type = T_BPF_BUF_PLAIN;
+	m->buf2_addr = (uint64_t)(uintptr_t)b2;
+	m->buf2_len = len2;
+}
+
 /* submit one memcpy request on ring r, wait, return 0 and *res */
 static int mc_run(struct uring *r, const struct mc *m, int *res)
 {
@@ -616,12 +629,7 @@ static void t_null_descriptors(void)
 
 			fill(p1, PAGE, i + 1);
 			fill(p2, PAGE, i + 2);
-			m.buf1_type = T_BPF_BUF_PLAIN;
-			m.buf1_addr = (uint64_t)(uintptr_t)p1;
-			m.buf1_len = PAGE;
-			m.buf2_type = T_BPF_BUF_PLAIN;
-			m.buf2_addr = (uint64_t)(uintptr_t)p2;
-			m.buf2_len = PAGE;
+			mc_plain(&m, p1, PAGE, p2, PAGE);
 			m.dst_id = 2;
 			m.src_id = 1;
 			m.len = 64;
@@ -679,12 +687,7 @@ static void t_unmapped_plain(void)
 	if (!CHECK_TRUE(p1 && hole != MAP_FAILED, "buffers"))
 		return;
 	fill(p1, PAGE, 5);
-	m.buf1_type = T_BPF_BUF_PLAIN;
-	m.buf1_addr = (uint64_t)(uintptr_t)p1;
-	m.buf1_len = PAGE;
-	m.buf2_type = T_BPF_BUF_PLAIN;
-	m.buf2_addr = (uint64_t)(uintptr_t)hole;
-	m.buf2_len = PAGE;
+	mc_plain(&m, p1, PAGE, hole, PAGE);
 	m.len = 128;
 
 	/* from a PROT_NONE source */
@@ -947,12 +950,7 @@ static void t_memcpy_in_non_sleepable_prog(void)
 	ro = mmap(NULL, PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (CHECK_TRUE(p1 && ro != MAP_FAILED, "buffers")) {
 		fill(p1, PAGE, 41);
-		m.buf1_type = T_BPF_BUF_PLAIN;
-		m.buf1_addr = (uint64_t)(uintptr_t)p1;
-		m.buf1_len = PAGE;
-		m.buf2_type = T_BPF_BUF_PLAIN;
-		m.buf2_addr = (uint64_t)(uintptr_t)ro;
-		m.buf2_len = PAGE;
+		mc_plain(&m, p1, PAGE, ro, PAGE);
 		m.dst_id = 2;
 		m.src_id = 1;
 		m.len = 64;
@@ -969,13 +967,7 @@ static void t_memcpy_in_non_sleepable_prog(void)
 	/* a plain buffer above the pinning limit: -E2BIG at prep */
 	huge = map_untouched(big);
 	if (CHECK_PTR(huge, "mmap 64 MiB + 4 KiB (not touched)")) {
-		memset(&m, 0, sizeof(m));
-		m.buf1_type = T_BPF_BUF_PLAIN;
-		m.buf1_addr = (uint64_t)(uintptr_t)huge;
-		m.buf1_len = big;
-		m.buf2_type = T_BPF_BUF_PLAIN;
-		m.buf2_addr = (uint64_t)(uintptr_t)p1;
-		m.buf2_len = PAGE;
+		mc_plain(&m, huge, big, p1, PAGE);
 		m.dst_id = 2;
 		m.src_id = 1;
 		m.len = 64;
@@ -1021,12 +1013,7 @@ static void t_sleepable_untouched_pages(void)
 	if (!CHECK_TRUE(p1 && p2, "buffers"))
 		return;
 	fill(p1, PAGE, 61);
-	m.buf1_type = T_BPF_BUF_PLAIN;
-	m.buf1_addr = (uint64_t)(uintptr_t)p1;
-	m.buf1_len = PAGE;
-	m.buf2_type = T_BPF_BUF_PLAIN;
-	m.buf2_addr = (uint64_t)(uintptr_t)p2;
-	m.buf2_len = PAGE;
+	mc_plain(&m, p1, PAGE, p2, PAGE);
 	m.dst_id = 2;
 	m.src_id = 1;
 	m.len = PAGE;
@@ -1105,12 +1092,7 @@ static void t_memcpy_in_callbacks(void)
 	if (!CHECK_TRUE(p1 && p2, "buffers"))
 		goto out;
 	fill(p1, PAGE, 44);
-	m.buf1_type = T_BPF_BUF_PLAIN;
-	m.buf1_addr = (uint64_t)(uintptr_t)p1;
-	m.buf1_len = PAGE;
-	m.buf2_type = T_BPF_BUF_PLAIN;
-	m.buf2_addr = (uint64_t)(uintptr_t)p2;
-	m.buf2_len = PAGE;
+	mc_plain(&m, p1, PAGE, p2, PAGE);
 	cur_id = 44;
 	ret = mc_run(&ring, &m, &res);
 	cur_id = id0;

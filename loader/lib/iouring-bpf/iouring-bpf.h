@@ -81,7 +81,7 @@
 
 /* the version of this header; iouring_bpf_version() says the library's */
 #define IOURING_BPF_VERSION_MAJOR	2
-#define IOURING_BPF_VERSION_MINOR	0
+#define IOURING_BPF_VERSION_MINOR	1
 #define IOURING_BPF_VERSION_PATCH	0
 
 /*
@@ -109,7 +109,8 @@ extern "C" {
 
 /*
  * The library is built with -fvisibility=hidden; what this header declares
- * is its ABI, versioned in libiouring-bpf.map (node IOURING_BPF_2.0).
+ * is its ABI, versioned in libiouring-bpf.map (node IOURING_BPF_2.0;
+ * iouring-bpf/broker.h's call: IOURING_BPF_2.1).
  */
 #pragma GCC visibility push(default)
 
