@@ -77,6 +77,36 @@ stop_daemon() {
 }
 trap stop_daemon EXIT
 
+# the BPF links the daemon holds: its ring-owner iterator's, and one per
+# program attached (cheaper than asking the kernel for all its links,
+# which the test does at the checkpoints: on the debug kernel that takes
+# seconds)
+dlinks() {
+	ls -l "/proc/$DPID/fd" 2>/dev/null | grep -c 'anon_inode:bpf_link'
+}
+
+# refused NAME STATUS LOGTEXT CMD...: CMD exits STATUS, the log has
+# LOGTEXT (within 10 s), the daemon lives, it holds no link of a program
+# (no more than $dbase, which the test sets after start_daemon)
+refused() {
+	local name=$1 want=$2 text=$3 rc=0 out i
+	shift 3
+	out=$("$@" 2>&1) || rc=$?
+	# a client that died may be read after it is gone (the debug kernel)
+	for i in $(seq 100); do logged "$text" && break; sleep 0.1; done
+	if [ "$rc" != "$want" ]; then
+		fail "$name: exit $rc, want $want: $out"
+	elif ! logged "$text"; then
+		fail "$name: no log line with '$text': $(tail -2 "$LOG")"
+	elif ! alive; then
+		fail "$name: the daemon died: $(tail -5 "$LOG")"
+	elif [ "$(dlinks)" != "$dbase" ]; then
+		fail "$name: the daemon holds $(dlinks) BPF links, $dbase before"
+	else
+		ok "$name: $(tail -1 <<<"$out")"
+	fi
+}
+
 # the io_uring struct_ops links attached now
 links() {
 	"$CLI" show --json 2>/dev/null | python3 -c '

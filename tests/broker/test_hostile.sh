@@ -16,34 +16,7 @@ loop_or_skip
 base=$(links)
 POL='limit connections 16\nlimit attached 3\nlimit total 1024\nprogram nop-chain\n\tusers *\n\tparam nr 0..1000\n\tparam depth 1..64\nprogram cq-stats\n\tusers 0\n'
 start_daemon "$POL"
-
-# the BPF links the daemon holds: its ring-owner iterator's, and one per
-# program attached (cheaper than asking the kernel for all its links,
-# which the test does at the checkpoints: on the debug kernel that takes
-# seconds)
-dlinks() {
-	ls -l "/proc/$DPID/fd" 2>/dev/null | grep -c 'anon_inode:bpf_link'
-}
 dbase=$(dlinks)
-
-# refused NAME STATUS LOGTEXT CMD...: CMD exits STATUS, the log has
-# LOGTEXT, the daemon lives, it holds no link of a program
-refused() {
-	local name=$1 want=$2 text=$3 rc=0 out
-	shift 3
-	out=$("$@" 2>&1) || rc=$?
-	if [ "$rc" != "$want" ]; then
-		fail "$name: exit $rc, want $want: $out"
-	elif ! logged "$text"; then
-		fail "$name: no log line with '$text': $(tail -2 "$LOG")"
-	elif ! alive; then
-		fail "$name: the daemon died: $(tail -5 "$LOG")"
-	elif [ "$(dlinks)" != "$dbase" ]; then
-		fail "$name: the daemon holds $(dlinks) BPF links, $dbase before"
-	else
-		ok "$name: $(tail -1 <<<"$out")"
-	fi
-}
 
 refused not-a-ring 2 "is not an io_uring (it is pipe:" as_user "$BC" "$SOCK" app nop-chain --ring pipe
 refused no-such-fd 2 "has no fd 999" as_user "$BC" "$SOCK" raw nosuchfd

@@ -13,36 +13,7 @@ loop_or_skip
 base=$(links)
 POL='limit connections 16\nlimit attached 3\nlimit total 1024\nprogram nop-chain\n\tusers *\n\tparam nr 0..1000\n\tparam depth 1..64\nprogram cq-stats\n\tusers 0\n'
 start_daemon "$POL"
-
-# the BPF links the daemon holds: its ring-owner iterator's, and one per
-# program attached (cheaper than asking the kernel for all its links,
-# which the test does at the checkpoints: on the debug kernel that takes
-# seconds)
-dlinks() {
-	ls -l "/proc/$DPID/fd" 2>/dev/null | grep -c 'anon_inode:bpf_link'
-}
 dbase=$(dlinks)
-
-# refused NAME STATUS LOGTEXT CMD...: CMD exits STATUS, the log has
-# LOGTEXT (within 10 s), the daemon lives, it holds no link of a program
-refused() {
-	local name=$1 want=$2 text=$3 rc=0 out i
-	shift 3
-	out=$("$@" 2>&1) || rc=$?
-	# a client that died may be read after it is gone (the debug kernel)
-	for i in $(seq 100); do logged "$text" && break; sleep 0.1; done
-	if [ "$rc" != "$want" ]; then
-		fail "$name: exit $rc, want $want: $out"
-	elif ! logged "$text"; then
-		fail "$name: no log line with '$text': $(tail -2 "$LOG")"
-	elif ! alive; then
-		fail "$name: the daemon died: $(tail -5 "$LOG")"
-	elif [ "$(dlinks)" != "$dbase" ]; then
-		fail "$name: the daemon holds $(dlinks) BPF links, $dbase before"
-	else
-		ok "$name: $(tail -1 <<<"$out")"
-	fi
-}
 
 # hold N: N clients attached and waiting to be killed (their pids: HOLD)
 HOLD=
