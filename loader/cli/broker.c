@@ -130,7 +130,7 @@ static size_t read_all(int fd, void *buf, size_t len)
 	return got;
 }
 
-/* every fd from first on but keep[0] and keep[1] */
+/* every fd from first on but a and b */
 static void close_others(int first, int a, int b)
 {
 	int lo = a < b ? a : b, hi = a < b ? b : a;
@@ -148,9 +148,10 @@ static void close_others(int first, int a, int b)
  * not keep a dead owner's ring alive) and every other fd but the
  * connection and the owner's pidfd, then wait for either to end.
  */
-static void __attribute__((noreturn))
-holder(struct iouring_bpf *h, const char *socket, int ring, int pidfd,
-       int wfd)
+static void holder(struct iouring_bpf *h, const char *socket, int ring,
+		   int pidfd, int wfd) __attribute__((noreturn));
+static void holder(struct iouring_bpf *h, const char *socket, int ring,
+		   int pidfd, int wfd)
 {
 	struct iouring_bpf_error err = { 0 };
 	struct pollfd pf[2];
@@ -265,17 +266,17 @@ int cli_broker_unhold(const char *pidstr, struct iouring_bpf_error *err)
 	ret = 0;
 	if (n <= 0 || strcmp(comm, CLI_BROKER_HOLDER))
 		ret = iouring_bpf_errorf(err, IOURING_BPF_USAGE, EINVAL,
-					  "process %d (%s) is not a holder of `load --broker`: give the pid that load printed",
-					  pid, n > 0 ? comm : "?");
-	else if (stat(path, &st) || st.st_uid != getuid())
+					 "process %d (%s) is not a holder of `load --broker`: give the pid that load printed",
+					 pid, n > 0 ? comm : "?");
+	else if (stat(path, &st) || (st.st_uid != getuid() && getuid()))
 		ret = iouring_bpf_errorf(err, IOURING_BPF_PERM, EPERM,
-					  "holder %d is another user's (uid %u): only its user (or root) may unload it",
-					  pid, (unsigned int)st.st_uid);
+					 "holder %d is another user's (uid %u): only its user (or root) may unload it",
+					 pid, (unsigned int)st.st_uid);
 	else if (syscall(SYS_pidfd_send_signal, pidfd, SIGTERM, NULL, 0))
 		ret = iouring_bpf_errorf(err, errno == EPERM ? IOURING_BPF_PERM :
-					  IOURING_BPF_FAIL, errno,
-					  "cannot signal holder %d: %s", pid,
-					  strerror(errno));
+					 IOURING_BPF_FAIL, errno,
+					 "cannot signal holder %d: %s", pid,
+					 strerror(errno));
 	if (ret) {
 		close(pidfd);
 		return ret;

@@ -66,7 +66,7 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 	case ARGP_KEY_ARG:
 		if (cli_broker_arg(&a->broker, &a->prog, arg))
 			break;
-		/* fall through */
+		/* fallthrough */
 	case ARGP_KEY_END:
 		return cli_one_arg(state, key, arg, &a->prog, "load takes one program",
 				   "which program? a name from `iouring-bpf list` or a .bpf.o file");

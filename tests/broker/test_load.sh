@@ -134,6 +134,9 @@ as_user "$CLI" --json load --broker="$SOCK" nop-chain --ring "$APID:$AFD" --set 
 hpid=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["holder"] if d["loaded"] == "nop-chain" and d["kind"] == "loop" and d["ring"]["pid"] == int(sys.argv[2]) and d["unload"] == "iouring-bpf unload --broker %d" % d["holder"] else "")' "$TMP/l.json" "$APID" 2>/dev/null)
 [ "$rc" = 0 ] && [ -n "$hpid" ] && ok "--json load --broker: $(cat "$TMP/l.json")" ||
 	fail "--json load --broker: exit $rc: $(cat "$TMP/l.json" "$TMP/l.err")"
+out=$(python3 "$ROOT/tests/host/json_check.py" "$ROOT/docs/json/load.schema.json" "$TMP/l.json") &&
+	ok "the object matches docs/json/load.schema.json" ||
+	fail "not a load document: $out"
 app_cmd "$A" enter
 [ "$GOT" = "ret=0 sq_head=3 cq_ready=0" ] && ok "nr=3 reached the program: $GOT" ||
 	fail "the app says '$GOT', want sq_head=3"
@@ -159,6 +162,7 @@ app_cmd "$A" enter
 rc=0
 as_user "$CLI" --json unload --broker "$hpid" >"$TMP/u.json" 2>/dev/null || rc=$?
 [ "$rc" = 1 ] && grep -q '"failed": \[{"name": "'"$hpid"'"' "$TMP/u.json" &&
+	python3 "$ROOT/tests/host/json_check.py" "$ROOT/docs/json/unload.schema.json" "$TMP/u.json" &&
 	ok "--json unload --broker of a holder gone: exit 1, in failed" ||
 	fail "--json unload --broker again: exit $rc: $(cat "$TMP/u.json")"
 
