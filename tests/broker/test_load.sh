@@ -52,6 +52,7 @@ app() {
 	else
 		as_user "$RINGAPP" "$1" "$2" >"$2/log" 2>&1 &
 	fi
+	APP_PID=$!
 	apps+=($!)
 	for _ in $(seq 1000); do [ -f "$2/ring" ] && break; sleep 0.01; done
 	read -r APID AFD <"$2/ring" || { fail "ringapp did not start: $(cat "$2/log")"; finish; exit 1; }
@@ -117,7 +118,9 @@ out=$(as_user "$CLI" load --broker "$SOCK" nop-chain --ring "$APID:$AFD" 2>&1) |
 [ "$rc" != 0 ] && [ "$(holders)" = 1 ] && [ "$(dlinks)" = $((dbase + 1)) ] &&
 	ok "a second load on that ring: exit $rc, one holder, one link: $out" ||
 	fail "a second load: exit $rc, $(holders) holders, $(dlinks) links: $out"
-app_cmd "$A" exit
+N=$((N + 1))
+echo exit >"$A/cmd-$N"	# ringapp writes no answer to exit: it ends
+gone "$APP_PID" && ok "the application exited" || fail "ringapp $APP_PID did not exit"
 gone "$hpid" && ok "the owner exited: the holder $hpid exited" ||
 	fail "the owner exited, the holder $hpid runs on"
 for _ in $(seq 100); do logged "detach pid=$hpid" && break; sleep 0.1; done
