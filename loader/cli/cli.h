@@ -135,8 +135,18 @@ struct io_uring_params *cli_broker_ring(const char *socket,
 int cli_broker_attach(struct iouring_bpf *h, const char *socket, int ring_fd,
 		      struct iouring_bpf_error *err);
 void cli_broker_detach(void);
-/* load --broker: refused, saying why and what to use; EXIT_USAGE */
-int cli_broker_load(void);
+int cli_broker_check(struct iouring_bpf *h, struct iouring_bpf_error *err);
+/*
+ * load --broker: a holder process attaches ring (a copy of another
+ * process's, whose pidfd is pidfd) through the daemon and keeps the
+ * connection until that process exits; its pid, or -errno with err the
+ * holder's (the daemon's) refusal, the holder gone. unload --broker PID:
+ * SIGTERM to a holder of this user, and wait for it to exit.
+ */
+#define CLI_BROKER_HOLDER	"iouring-bpf-hld"
+int cli_broker_hold(struct iouring_bpf *h, const char *socket, int ring,
+		    int pidfd, struct iouring_bpf_error *err);
+int cli_broker_unhold(const char *pid, struct iouring_bpf_error *err);
 
 /* runring.c: the ring `run` makes (--ring-flags, --sq-entries, ...) */
 struct ring_opts {

@@ -60,7 +60,8 @@ _iouring_bpf()
 		COMPREPLY=($(compgen -W "$cmds $common" -- "$cur"))
 		return ;;
 	probe)	opts="-H --hook" ;;
-	load)	opts="-i --id -r --ring -s --set -n --name" ;;
+	load)	opts="-i --id -r --ring -s --set -n --name --broker" ;;
+	unload)	opts="--broker" ;;
 	run)	opts="-c --count -d --depth -s --set -i --id -t --timeout --ring-flags --sq-entries --cq-entries --expect --expect-cqes --broker" ;;
 	bench)	opts="-R --runs -c --count -o --output -T --trace-marks --prog -s --set" ;;
 	filter)	opts="-b --btf -r --ring" ;;
@@ -78,6 +79,11 @@ _iouring_bpf()
 		compopt -o filenames 2>/dev/null ;;
 	unload)
 		[ "$nargs" -gt 0 ] && return
+		# --broker: the pids of this user's holders of load --broker
+		if [[ " ${COMP_WORDS[*]} " == *" --broker "* ]]; then
+			COMPREPLY=($(compgen -W "$(pgrep -x -u "$(id -u)" iouring-bpf-hld 2>/dev/null)" -- "$cur"))
+			return
+		fi
 		COMPREPLY=($(compgen -W "all $(ls /sys/fs/bpf/iouring-bpf 2>/dev/null)" -- "$cur")) ;;
 	bench)
 		[ "$nargs" -gt 0 ] && return

@@ -8,12 +8,17 @@
  * process: --ring PID:FD takes a copy of that fd (pidfd_open +
  * pidfd_getfd, needs ptrace rights over PID), which is the ring_fd the
  * kernel resolves while attaching.
+ *
+ * --broker: no privilege, no pin; the ring taken the same way goes to a
+ * holder process that has iouring-bpfd attach the program and stays
+ * connected until the ring's owner exits (broker.c, cli_broker_hold()).
  */
 #include <argp.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include "cli.h"
 
@@ -22,7 +27,9 @@ struct load_args {
 	struct prog_args pa;		/* --set, --id */
 	long long	ring_pid, ring_fd;
 	const char	*name;
+	const char	*broker;	/* --broker: its SOCKET, or "" */
 	int		ring;		/* our copy of the ring fd, or -1 */
+	int		pidfd;		/* --broker: the ring owner's, or -1 */
 };
 
 /* --broker: long only */
@@ -34,7 +41,7 @@ static const struct argp_option options[] = {
 	{ "set", 's', "KEY=VALUE", 0, "Set a parameter (repeatable)", 0 },
 	{ "name", 'n', "NAME", 0, "Pin name (default: the program's, plus -PID-FD for loop programs)", 0 },
 	{ "broker", OPT_LOAD_BROKER, "SOCKET", OPTION_ARG_OPTIONAL,
-	  "Refused, saying why: the broker attaches only while the client is connected, to the client's own ring (use run --broker, or iouring_bpf_broker_attach() in the application)",
+	  "Without privilege: iouring-bpfd attaches the loop program to --ring PID:FD (a process of yours), and a holder process keeps it attached until PID exits or `unload --broker HOLDER` (SOCKET: default $IOURING_BPF_BROKER_SOCKET or " IOURING_BPF_BROKER_SOCKET "); nothing is pinned",
 	  0 },
 	{ 0 },
 };
@@ -54,8 +61,12 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 		a->name = arg;
 		break;
 	case OPT_LOAD_BROKER:
-		exit(cli_broker_load());
+		a->broker = arg ? arg : "";
+		break;
 	case ARGP_KEY_ARG:
+		if (cli_broker_arg(&a->broker, &a->prog, arg))
+			break;
+		/* fallthrough */
 	case ARGP_KEY_END:
 		return cli_one_arg(state, key, arg, &a->prog, "load takes one program",
 				   "which program? a name from `iouring-bpf list` or a .bpf.o file");
@@ -86,15 +97,19 @@ static const struct argp argp = {
 	"NAME[I]=V for arrays, strings for char arrays); resources (@PATH, "
 	"@buf:N) only with `run`, since they would belong to this process. "
 	"With --json: what was loaded and where, as one object "
-	"(docs/json/load.schema.json).",
+	"(docs/json/load.schema.json). With --broker: attached by "
+	"iouring-bpfd for as long as process PID lives, without privilege "
+	"or pin (docs/broker.md).",
 	cli_common, NULL, NULL,
 };
 
 /* a copy of fd `fd` of process `pid` in this process, or -errno */
-static int grab_fd(int pid, int fd, struct iouring_bpf_error *err)
+static int grab_fd(int pid, int fd, int *pidfd_out,
+		   struct iouring_bpf_error *err)
 {
 	char path[64], target[128] = "";
 	int pidfd, ret, e;
+	struct stat st;
 	ssize_t n;
 
 	pidfd = syscall(SYS_pidfd_open, pid, 0);
@@ -108,15 +123,25 @@ static int grab_fd(int pid, int fd, struct iouring_bpf_error *err)
 					  strerror(errno));
 	ret = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
 	e = errno;
-	close(pidfd);
+	if (ret < 0 || !pidfd_out)
+		close(pidfd);
+	else
+		*pidfd_out = pidfd;
 	if (ret < 0 && e == EBADF)
 		return iouring_bpf_errorf(err, IOURING_BPF_USAGE, e,
 					  "--ring %d:%d: process %d has no fd %d",
 					  pid, fd, pid, fd);
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	if (ret < 0 && e == EPERM && !stat(path, &st) && st.st_uid != getuid())
+		return iouring_bpf_errorf(err, IOURING_BPF_PERM, e,
+					  "--ring %d:%d: process %d is not yours (/proc/%d belongs to uid %u, you are uid %u%s): taking its fd (pidfd_getfd()) needs ptrace rights over it; run this as the user who runs it, or as root",
+					  pid, fd, pid, pid, (unsigned int)st.st_uid,
+					  (unsigned int)getuid(), st.st_uid ? "" :
+					  ", or it is not dumpable: setuid, or PR_SET_DUMPABLE 0");
 	if (ret < 0 && e == EPERM)
 		return iouring_bpf_errorf(err, IOURING_BPF_PERM, e,
-					  "--ring %d:%d: not allowed to take the fd (pidfd_getfd needs ptrace rights over the process: same user and ptrace_scope, or CAP_SYS_PTRACE)",
-					  pid, fd);
+					  "--ring %d:%d: not allowed to take the fd: pidfd_getfd() needs ptrace rights over process %d, and kernel.yama.ptrace_scope (1: only a parent may trace) or an LSM keeps them from you; run this as root, or let the application allow it (prctl(PR_SET_PTRACER)), or set kernel.yama.ptrace_scope=0",
+					  pid, fd, pid);
 	if (ret < 0)
 		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, e,
 					  "pidfd_getfd(%d, %d): %s", pid, fd,
@@ -128,6 +153,10 @@ static int grab_fd(int pid, int fd, struct iouring_bpf_error *err)
 	if (!strcmp(target, "anon_inode:[io_uring]"))
 		return ret;
 	close(ret);
+	if (pidfd_out) {
+		close(*pidfd_out);
+		*pidfd_out = -1;
+	}
 	return iouring_bpf_errorf(err, IOURING_BPF_USAGE, EBADF,
 				  "--ring %d:%d: fd %d of process %d is not an io_uring (it is %s)",
 				  pid, fd, fd, pid, target);
@@ -151,7 +180,7 @@ static int load_start(struct iouring_bpf *h, struct load_args *a,
 	if (!ret)
 		ret = iouring_bpf_check_kernel(h, err);
 	if (!ret && iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP) {
-		a->ring = grab_fd(a->ring_pid, a->ring_fd, err);
+		a->ring = grab_fd(a->ring_pid, a->ring_fd, NULL, err);
 		ret = a->ring < 0 ? a->ring :
 		      iouring_bpf_set_ring(h, a->ring, NULL, err);
 	}
@@ -214,6 +243,74 @@ static void json_loaded(struct iouring_bpf *h, const struct load_args *a,
 	putchar('\n');
 }
 
+/*
+ * --broker: the same start up to the ring (--set, the kernel check), the
+ * ring taken with the owner's pidfd, then a holder attaches it through
+ * the daemon. The holder's pid, or a negative errno with err filled.
+ */
+static int broker_start(struct iouring_bpf *h, struct load_args *a,
+			struct iouring_bpf_error *err)
+{
+	int i, ret;
+
+	ret = cli_broker_check(h, err);
+	for (i = 0; i < a->pa.nsets && !ret; i++)
+		ret = iouring_bpf_set(h, a->pa.sets[i], err);
+	if (!ret)
+		ret = iouring_bpf_check_kernel(h, err);
+	if (ret)
+		return ret;
+	a->ring = grab_fd(a->ring_pid, a->ring_fd, &a->pidfd, err);
+	if (a->ring < 0)
+		return a->ring;
+	return cli_broker_hold(h, a->broker, a->ring, a->pidfd, err);
+}
+
+static const char *broker_socket(const char *socket)
+{
+	const char *env = getenv("IOURING_BPF_BROKER_SOCKET");
+
+	return *socket ? socket : env && *env ? env :
+	       IOURING_BPF_BROKER_SOCKET;
+}
+
+static void print_broker_loaded(struct iouring_bpf *h,
+				const struct load_args *a, int holder)
+{
+	printf("loaded %s: attached to the ring fd %lld of process %lld by iouring-bpfd (%s); held by process %d until process %lld exits; nothing pinned\nbinding: %s\n",
+	       iouring_bpf_name(h), a->ring_fd, a->ring_pid,
+	       broker_socket(a->broker), holder, a->ring_pid,
+	       iouring_bpf_loop_api_desc(iouring_bpf_loop_binding(h)));
+	printf("unload with: iouring-bpf unload --broker %d\n", holder);
+}
+
+/* --json: the object of a pinned load with holder and broker for the pin */
+static void json_broker_loaded(struct iouring_bpf *h, const struct load_args *a,
+			       int holder)
+{
+	char unload[64];
+	struct json j;
+
+	json_start(&j, stdout);
+	json_obj(&j, NULL);
+	json_str(&j, "loaded", iouring_bpf_name(h));
+	json_str(&j, "kind", iouring_bpf_kind_name(iouring_bpf_kind(h)));
+	json_str(&j, "struct_ops", iouring_bpf_ops_type(h));
+	json_str(&j, "broker", broker_socket(a->broker));
+	json_int(&j, "holder", holder);
+	json_str(&j, "binding",
+		 iouring_bpf_loop_api_key(iouring_bpf_loop_binding(h)));
+	json_obj(&j, "ring");
+	json_int(&j, "pid", a->ring_pid);
+	json_int(&j, "fd", a->ring_fd);
+	json_end(&j, NULL);
+	snprintf(unload, sizeof(unload), "iouring-bpf unload --broker %d",
+		 holder);
+	json_str(&j, "unload", unload);
+	json_end(&j, NULL);
+	putchar('\n');
+}
+
 int cmd_load(int argc, char **argv)
 {
 	struct load_args a = { 0 };
@@ -223,6 +320,7 @@ int cmd_load(int argc, char **argv)
 	int ret = EXIT_OK, loop, i;
 
 	a.ring = -1;
+	a.pidfd = -1;
 	cli_parse(&argp, argc, argv, 0, &a);
 	if (cli_check_prog("load", a.prog))
 		return EXIT_USAGE;
@@ -255,6 +353,27 @@ int cmd_load(int argc, char **argv)
 				       "the requests of other processes");
 			goto out;
 		}
+	}
+	if (a.broker && !loop) {
+		ret = cli_fail(EXIT_USAGE, "load", "--broker: %s is an IORING_OP_BPF op: it serves every ring of the system, so the broker does not attach it; --broker is for loop programs",
+			       iouring_bpf_name(h));
+		goto out;
+	}
+	if (a.broker && a.name) {
+		ret = cli_fail(EXIT_USAGE, "load", "--name names a pin, and --broker pins nothing: the program stays attached while process %lld lives, or until `iouring-bpf unload --broker HOLDER`; drop --name",
+			       a.ring_pid);
+		goto out;
+	}
+	if (a.broker) {
+		ret = broker_start(h, &a, &err);
+		if (ret < 0)
+			goto fail;
+		if (cli_json)
+			json_broker_loaded(h, &a, ret);
+		else
+			print_broker_loaded(h, &a, ret);
+		ret = EXIT_OK;
+		goto out;
 	}
 	if (loop && !a.name)
 		snprintf(pin, sizeof(pin), "%s-%lld-%lld", iouring_bpf_name(h),
@@ -289,6 +408,8 @@ fail:
 out:
 	if (a.ring >= 0)
 		close(a.ring);
+	if (a.pidfd >= 0)
+		close(a.pidfd);
 	iouring_bpf_close(h);	/* the pin keeps the link */
 	return ret;
 }

@@ -3,6 +3,8 @@
  * unload.c - `iouring-bpf unload NAME|OPID|all`: remove pins made by
  * `load`. Removing the last reference to a struct_ops link detaches it:
  * the op id is free again, the ring's io_uring_enter() is normal again.
+ * `unload --broker PID` ends the holder process of a `load --broker`
+ * (broker.c): its connection closes and iouring-bpfd detaches.
  */
 #include <argp.h>
 #include <errno.h>
@@ -11,19 +13,41 @@
 #include <unistd.h>
 #include "cli.h"
 
+struct unload_args {
+	const char	*what;
+	int		broker;		/* --broker: what is a holder's pid */
+};
+
+#define OPT_UNLOAD_BROKER	0x100
+
+static const struct argp_option options[] = {
+	{ "broker", OPT_UNLOAD_BROKER, NULL, 0,
+	  "The argument is the pid of the holder that `load --broker` started: end it, and iouring-bpfd detaches the program",
+	  0 },
+	{ 0 },
+};
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
-	return cli_one_arg(state, key, arg, state->input,
+	struct unload_args *a = state->input;
+
+	if (key == OPT_UNLOAD_BROKER) {
+		a->broker = 1;
+		return 0;
+	}
+	return cli_one_arg(state, key, arg, &a->what,
 			   "unload takes one argument",
-			   "what to unload? a name (see `iouring-bpf show`), an op id, or all");
+			   "what to unload? a name (see `iouring-bpf show`), an op id, or all; or --broker HOLDER");
 }
 
 static const struct argp argp = {
-	NULL, parse_opt, "NAME|OPID|all",
+	options, parse_opt, "NAME|OPID|all\n--broker HOLDER",
 	"Unload what `iouring-bpf load` pinned: by its name, by the op id an "
-	"IORING_OP_BPF program registered, or everything. With --json: "
-	"{\"unloaded\": [names], \"failed\": [{name, message}]} "
-	"(docs/json/unload.schema.json).", cli_common, NULL, NULL,
+	"IORING_OP_BPF program registered, or everything; with --broker, what "
+	"`load --broker` attached, by the pid of its holder process. With "
+	"--json: {\"unloaded\": [names], \"failed\": [{name, message}]} "
+	"(docs/json/unload.schema.json; --broker: the holder's pid as the "
+	"name).", cli_common, NULL, NULL,
 };
 
 /* what was removed and what could not be, for --json */
@@ -90,15 +114,48 @@ static void json_close(struct unloaded *u)
 	putchar('\n');
 }
 
+/* --broker PID: end the holder; the daemon detaches */
+static int unload_broker(const char *pid)
+{
+	struct iouring_bpf_error err;
+	struct unloaded u = { .n = 0 };
+	int status;
+
+	if (!cli_broker_unhold(pid, &err)) {
+		if (!cli_json) {
+			printf("unloaded the program of holder %s (iouring-bpfd detached it)\n",
+			       pid);
+			return EXIT_OK;
+		}
+		json_open(&u);
+		json_str(&u.j, NULL, pid);
+		json_close(&u);
+		return EXIT_OK;
+	}
+	if (!cli_json || err.status == EXIT_USAGE)
+		return report_error("unload", &err);
+	status = err.status;
+	fprintf(stderr, "iouring-bpf unload: %s\n", err.msg);
+	snprintf(u.failed[u.nfailed++], sizeof(u.failed[0]), "%.20s\t%.990s", pid,
+		 err.msg);
+	json_open(&u);
+	json_close(&u);
+	return status;
+}
+
 int cmd_unload(int argc, char **argv)
 {
-	const char *what = NULL;
+	struct unload_args a = { 0 };
+	const char *what;
 	struct link_desc *pins = NULL;
 	int n = 0, i, ret = EXIT_OK, found = 0, r, opid;
 	struct unloaded u = { .n = 0 };
 	char path[512];
 
-	cli_parse(&argp, argc, argv, 0, &what);
+	cli_parse(&argp, argc, argv, 0, &a);
+	what = a.what;
+	if (a.broker)
+		return unload_broker(what);
 	if (strchr(what, '/') || !strcmp(what, "..") || !strcmp(what, "."))
 		return cli_fail(EXIT_USAGE, "unload", "'%s' is not a name",
 				cli_arg(what));

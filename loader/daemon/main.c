@@ -221,6 +221,62 @@ static int take_fd(struct conn *c, const char *fdnum, char *msg, size_t len,
 static void do_attach_ring(struct conn *c, struct attach_req *req,
 			   const char *prog, int ring);
 
+/* the fields of a "KEY:\tA\tB..." line of /proc/PID/status, or -1 */
+static int proc_status(pid_t pid, const char *key, unsigned long long *v,
+		       int n, int base)
+{
+	char path[64], line[256], *p, *end;
+	size_t klen = strlen(key);
+	int i = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':')
+			continue;
+		p = line + klen + 1;
+		for (i = 0; i < n; i++, p = end) {
+			errno = 0;
+			v[i] = strtoull(p, &end, base);
+			if (errno || end == p)
+				break;
+		}
+		break;
+	}
+	fclose(f);
+	return i == n ? 0 : -1;
+}
+
+/*
+ * Is process tgid, the submitter of a ring the client passed, the
+ * client's own: one it may ptrace, which is what `load --broker` needed
+ * to take that ring with pidfd_getfd()? Its real, effective, saved and
+ * fs uid and gid are the client's, it is dumpable (else /proc/PID is
+ * root's), and it has no capability the client lacks.
+ */
+static int submitter_is_clients(pid_t tgid, const struct conn *c)
+{
+	unsigned long long uid[4], gid[4], cap, ccap;
+	char path[64];
+	struct stat st;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)tgid);
+	if (stat(path, &st) || st.st_uid != c->uid ||
+	    proc_status(tgid, "Uid", uid, 4, 10) ||
+	    proc_status(tgid, "Gid", gid, 4, 10) ||
+	    proc_status(tgid, "CapPrm", &cap, 1, 16) ||
+	    proc_status(c->pid, "CapPrm", &ccap, 1, 16))
+		return 0;
+	for (i = 0; i < 4; i++)
+		if (uid[i] != c->uid || gid[i] != c->gid)
+			return 0;
+	return !(cap & ~ccap);
+}
+
 /* the checks of an ATTACH, then the ring's (do_attach_ring()) */
 static void do_attach(struct conn *c, const struct iob_msg *m)
 {
@@ -314,9 +370,10 @@ static void do_attach_ring(struct conn *c, struct attach_req *req,
 		return refuse(c, IOB_PERM, EPERM,
 			      "the ring belongs to uid %u, not to the client (uid %u): a program is attached only to a ring of the client's own",
 			      rf.creator_uid, (unsigned)c->uid);
-	if (rf.submitter_tgid && rf.submitter_tgid != c->pid)
+	if (rf.submitter_tgid && rf.submitter_tgid != c->pid &&
+	    !submitter_is_clients(rf.submitter_tgid, c))
 		return refuse(c, IOB_PERM, EPERM,
-			      "the ring's submitter is process %d, not the client (pid %d): pass a ring this process created",
+			      "the ring's submitter is process %d, not the client (pid %d) nor a process of the client's it could trace (same uid and gid, dumpable, no more capabilities): pass a ring this process created",
 			      rf.submitter_tgid, (int)c->pid);
 	if (c->pidfd >= 0 && syscall(SYS_pidfd_send_signal, c->pidfd, 0, NULL, 0))
 		return refuse(c, IOB_FAIL, ESRCH,

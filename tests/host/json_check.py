@@ -2,7 +2,7 @@
 # json_check.py SCHEMA [FILE] - check a JSON document (FILE or stdin)
 # against one of docs/json/*.schema.json. Knows the part of JSON Schema
 # those files use: type, enum, properties, required,
-# additionalProperties, items. Prints each violation with its path;
+# additionalProperties, items, anyOf. Prints each violation with its path;
 # exit 0 valid, 1 not, 2 not JSON.
 import json
 import sys
@@ -38,6 +38,14 @@ def check(v, s, path, bad):
                 bad.append("%s: unexpected member %r" % (path, k))
             elif isinstance(s.get("additionalProperties"), dict):
                 check(x, s["additionalProperties"], path + "." + k, bad)
+    if "anyOf" in s:
+        tries = []
+        for alt in s["anyOf"]:
+            tries.append([])
+            check(v, alt, path, tries[-1])
+        if all(tries):
+            bad.append("%s: matches none of anyOf: %s" %
+                       (path, "; ".join(t[0] for t in tries)))
     if isinstance(v, list) and "items" in s:
         for i, x in enumerate(v):
             check(x, s["items"], "%s[%d]" % (path, i), bad)
