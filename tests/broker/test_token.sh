@@ -24,7 +24,7 @@ loop_or_skip
 TOK=$ROOT/build/tests/broker/bpftoken
 [ -x "$TOK" ] || skip "build/tests/broker/bpftoken is not built (make -C tests broker)"
 # a delegated bpffs lives in a user namespace: none without CONFIG_USER_NS
-# (in the mainline kernel's VM, unshare(CLONE_NEWUSER) fails with EPERM)
+# (the mainline kernel of kernel/mainline/config has none: EINVAL)
 ns_err=$(unshare --user --mount true 2>&1) ||
 	skip "cannot make a user namespace here, which a delegated bpffs needs: $ns_err"
 mkdir -p "$TMP/bpffs" && chmod 755 "$TMP/bpffs"
