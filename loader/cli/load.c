@@ -207,6 +207,16 @@ static void print_loop_loaded(struct iouring_bpf *h, const struct load_args *a,
 	       "an SQ array");
 }
 
+/* the fields every --json answer of load starts with */
+static void json_load_head(struct json *j, struct iouring_bpf *h)
+{
+	json_start(j, stdout);
+	json_obj(j, NULL);
+	json_str(j, "loaded", iouring_bpf_name(h));
+	json_str(j, "kind", iouring_bpf_kind_name(iouring_bpf_kind(h)));
+	json_str(j, "struct_ops", iouring_bpf_ops_type(h));
+}
+
 /* --json: one object (docs/json/load.schema.json) */
 static void json_loaded(struct iouring_bpf *h, const struct load_args *a,
 			const char *pin, const char *path, int loop)
@@ -215,11 +225,7 @@ static void json_loaded(struct iouring_bpf *h, const struct load_args *a,
 	char unload[300];
 	struct json j;
 
-	json_start(&j, stdout);
-	json_obj(&j, NULL);
-	json_str(&j, "loaded", iouring_bpf_name(h));
-	json_str(&j, "kind", iouring_bpf_kind_name(iouring_bpf_kind(h)));
-	json_str(&j, "struct_ops", iouring_bpf_ops_type(h));
+	json_load_head(&j, h);
 	json_str(&j, "name", pin);
 	json_str(&j, "pinned_at", path);
 	if (!loop) {
@@ -291,11 +297,7 @@ static void json_broker_loaded(struct iouring_bpf *h, const struct load_args *a,
 	char unload[64];
 	struct json j;
 
-	json_start(&j, stdout);
-	json_obj(&j, NULL);
-	json_str(&j, "loaded", iouring_bpf_name(h));
-	json_str(&j, "kind", iouring_bpf_kind_name(iouring_bpf_kind(h)));
-	json_str(&j, "struct_ops", iouring_bpf_ops_type(h));
+	json_load_head(&j, h);
 	json_str(&j, "broker", broker_socket(a->broker));
 	json_int(&j, "holder", holder);
 	json_str(&j, "binding",
