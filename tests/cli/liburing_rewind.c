@@ -42,16 +42,7 @@
 
 static int fails;
 
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		fails++;						\
-		printf("FAIL %s:%d: ", __FILE__, __LINE__);		\
-	} else {							\
-		printf("ok: ");						\
-	}								\
-	printf(__VA_ARGS__);						\
-	printf("\n");							\
-} while (0)
+#include "check_line.h"
 
 static int make_ring(struct io_uring *ring)
 {

@@ -55,16 +55,7 @@
 
 static int fails, rewind_ran;
 
-#define CHECK(cond, ...) do {						\
-	if (!(cond)) {							\
-		fails++;						\
-		printf("FAIL %s:%d: ", __FILE__, __LINE__);		\
-	} else {							\
-		printf("ok: ");						\
-	}								\
-	printf(__VA_ARGS__);						\
-	printf("\n");							\
-} while (0)
+#include "check_line.h"
 
 struct mode {
 	const char	*name;
