@@ -1,6 +1,6 @@
 #!/bin/bash
 # tests/broker/measure.sh - the figures of docs/broker.md, in a VM:
-#	kernel/vm-run --stock --timeout 1800 -- tests/broker/measure.sh [N]
+#	kernel/vm-run --stock --timeout 3600 -- tests/broker/measure.sh [N]
 # The time from connect to attached through iouring-bpfd (median, p99
 # over N attaches of nop-chain, default 1000) against root's direct
 # attach (iouring_bpf_builtin_open(), _obj_bind_ring() with the layout
