@@ -2,7 +2,8 @@
 # units.sh lib|cli OUT NAME... - the table of the built-in programs'
 # units (progs/NAME/) that loader/Makefile found: for the library the
 # catalogue entries of their unit.c (iou_units[], NULL-ended), for the
-# CLI the workloads of their run.c by folder name (iou_workloads[]).
+# CLI the workloads of their run.c by folder name, each with its
+# catalogue entry (iou_workloads[]).
 set -e
 which=$1 out=$2
 shift 2
@@ -27,9 +28,11 @@ esac
 		for u; do echo "	${sym}_${u}_ranges,"; done
 		echo "	NULL"
 	else
+		# each with its catalogue entry (the library's iou_unit_NAME)
+		for u; do echo "extern const struct iouring_bpf_prog iou_unit_$u;"; done
 		echo "const struct unit_workload iou_workloads[] = {"
-		for u; do echo "	{ \"$u\", &${sym}_$u },"; done
-		echo "	{ NULL, NULL }"
+		for u; do echo "	{ \"$u\", &${sym}_$u, &iou_unit_$u },"; done
+		echo "	{ NULL, NULL, NULL }"
 	fi
 	echo "};"
 } >"$out.tmp"

@@ -41,11 +41,9 @@ extern int cli_json, cli_pretty;
  * argp lists cli_common as its children
  */
 extern const struct argp_child cli_common[];
-/* argp_parse with our messages for what argp cannot take (exit 2) */
+/* argp_parse with our messages for what argp cannot take (exit 2; main.c) */
 void cli_parse(const struct argp *argp, int argc, char **argv,
 	       unsigned int flags, void *input);
-/* JSON mode from the start, before any message: a -j/-p anywhere */
-void cli_json_prescan(int argc, char **argv);
 /* argp for a subcommand with only the common options: returns cli_json */
 int cli_parse_json_only(int argc, char **argv, const char *cmd,
 			const char *doc);

@@ -6,6 +6,17 @@
 #include <argp.h>
 #include <string.h>
 #include "cli.h"
+#include "../workloads/workload.h"
+
+/* the `run` option that sets parameter name of w, or NULL */
+static const char *run_option(const struct workload *w, const char *name)
+{
+	if (w->count_param && !strcmp(w->count_param, name))
+		return "--count";
+	if (w->depth_param && !strcmp(w->depth_param, name))
+		return "--depth";
+	return NULL;
+}
 
 /* the kind is read from the object: "?" if it could not be opened */
 static const char *kind_name(struct iouring_bpf *h)
@@ -18,7 +29,8 @@ static int is_op(struct iouring_bpf *h)
 	return h && iouring_bpf_kind(h) == IOURING_BPF_KIND_OP;
 }
 
-static void print_text(const struct iouring_bpf_prog *p, struct iouring_bpf *h)
+static void print_text(const struct iouring_bpf_prog *p,
+		       const struct workload *w, struct iouring_bpf *h)
 {
 	long long v, lo, hi;
 	int i;
@@ -31,27 +43,29 @@ static void print_text(const struct iouring_bpf_prog *p, struct iouring_bpf *h)
 		printf(", op id %d", iouring_bpf_op_id(h));
 	printf("\n");
 	for (i = 0; i < IOURING_BPF_MAX_PARAMS && p->params[i].name; i++) {
+		const char *opt = run_option(w, p->params[i].name);
 		char range[64] = "";
 
 		if (!iouring_bpf_prog_param_range(p, p->params[i].name, &lo,
 						  &hi))
 			snprintf(range, sizeof(range), " %lld..%lld", lo, hi);
 		if (!h || iouring_bpf_var_int(h, p->params[i].name, &v))
-			printf("%-12s      %s=?  (not in the object!)  %s%s %s\n",
+			printf("%-12s      %s=?  (not in the object!)  %s%s %s",
 			       "", p->params[i].name, p->params[i].type,
 			       range, p->params[i].help);
 		else
-			printf("%-12s      %s=%lld  %s%s %s\n", "",
+			printf("%-12s      %s=%lld  %s%s %s", "",
 			       p->params[i].name, v, p->params[i].type,
 			       range, p->params[i].help);
+		printf(opt ? " (run: %s)\n" : "\n", opt);
 	}
-	printf("%-12s      e.g. %s\n", "", p->example);
+	printf("%-12s      e.g. %s\n", "", w->example);
 	if (p->mainline_note)
 		printf("%-12s      on mainline: %s\n", "", p->mainline_note);
 }
 
 static void print_json(struct json *j, const struct iouring_bpf_prog *p,
-		       struct iouring_bpf *h)
+		       const struct workload *w, struct iouring_bpf *h)
 {
 	long long v, lo, hi;
 	int i;
@@ -69,7 +83,7 @@ static void print_json(struct json *j, const struct iouring_bpf_prog *p,
 	json_str(j, "description", p->desc);
 	if (is_op(h))
 		json_int(j, "op_id", iouring_bpf_op_id(h));
-	json_str(j, "example", p->example);
+	json_str(j, "example", w->example);
 	json_str(j, "mainline_note", p->mainline_note);
 	json_arr(j, "params");
 	for (i = 0; i < IOURING_BPF_MAX_PARAMS && p->params[i].name; i++) {
@@ -86,6 +100,8 @@ static void print_json(struct json *j, const struct iouring_bpf_prog *p,
 			json_int(j, "max", hi);
 		}
 		json_str(j, "help", p->params[i].help);
+		/* the option of `run` that sets it, if any */
+		json_str(j, "run_option", run_option(w, p->params[i].name));
 		json_end(j, NULL);
 	}
 	json_end(j, NULL);
@@ -94,7 +110,7 @@ static void print_json(struct json *j, const struct iouring_bpf_prog *p,
 
 int cmd_list(int argc, char **argv)
 {
-	const struct iouring_bpf_prog *p;
+	const struct unit_workload *u;
 	struct iouring_bpf_error err;
 	struct json j;
 	int json;
@@ -107,15 +123,16 @@ int cmd_list(int argc, char **argv)
 		json_obj(&j, NULL);
 		json_arr(&j, "programs");
 	}
-	for (p = iouring_bpf_prog_next(NULL); p; p = iouring_bpf_prog_next(p)) {
-		struct iouring_bpf *h = iouring_bpf_open_prog(p, &err);
+	/* the CLI's table: each program with its `run` workload */
+	for (u = iou_workloads; u->dir; u++) {
+		struct iouring_bpf *h = iouring_bpf_open_prog(u->prog, &err);
 
 		if (!h)
 			fprintf(stderr, "iouring-bpf list: %s\n", err.msg);
 		if (json)
-			print_json(&j, p, h);
+			print_json(&j, u->prog, u->w, h);
 		else
-			print_text(p, h);
+			print_text(u->prog, u->w, h);
 		iouring_bpf_close(h);
 	}
 	if (json) {

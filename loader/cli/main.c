@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * main.c - iouring-bpf: load, run and inspect io_uring BPF programs.
- * Global options and dispatch to the subcommands; nothing else.
+ * Global options, the argp conventions every command parses with
+ * (cli_parse(), cli_parse_json_only()), and dispatch to the subcommands.
  */
 #include <argp.h>
 #include <errno.h>
@@ -116,6 +117,61 @@ static const char doc[] =
 "6 nothing done (the program stopped, no SQE consumed, no CQE posted),\n"
 "7 an --expect or --expect-cqes did not hold.\v";
 
+/*
+ * argp_parse with the CLI's conventions, for main and every command: what
+ * argp cannot take is a usage error (exit 2) in our words
+ */
+void cli_parse(const struct argp *argp, int argc, char **argv,
+	       unsigned int flags, void *input)
+{
+	argp_err_exit_status = EXIT_USAGE;
+	/*
+	 * ARGP_NO_ERRS: its messages are ours (bad_word), JSON or not;
+	 * ARGP_NO_HELP: so are --help, -? and --usage (common_options)
+	 */
+	argp_parse(argp, argc, argv, flags | ARGP_NO_ERRS | ARGP_NO_HELP, NULL,
+		   input);
+}
+
+/* the parser of subcommands that take no arguments, only the common options */
+static error_t no_args_parse(int key, char *arg, struct argp_state *state)
+{
+	if (key != ARGP_KEY_ARG)
+		return ARGP_ERR_UNKNOWN;
+	cli_usage(state, "%s takes no arguments", (const char *)state->input);
+	return 0;
+}
+
+int cli_parse_json_only(int argc, char **argv, const char *cmd, const char *doc)
+{
+	const struct argp argp = {
+		NULL, no_args_parse, NULL, doc, cli_common, NULL, NULL,
+	};
+
+	cli_parse(&argp, argc, argv, 0, (void *)cmd);
+	return cli_json;
+}
+
+/* JSON mode from the start, before any message: a -j/-p anywhere */
+static void json_prescan(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+		/* -j, -p or a cluster of flags taking no value: -vj, -jp */
+		int flags = a[0] == '-' && a[1] && a[1] != '-' &&
+			    !a[strspn(a + 1, "jpvh") + 1];
+
+		if (!strcmp(a, "--json") || !strcmp(a, "--pretty") ||
+		    (flags && strpbrk(a, "jp")))
+			cli_json = 1;
+		if (!strcmp(a, "--pretty") || (flags && strchr(a, 'p')))
+			cli_pretty = 1;
+	}
+	json_pretty = cli_pretty;
+}
+
 static error_t parse_opt(int key, char *arg, struct argp_state *state)
 {
 	int *cmd_index = state->input;
@@ -214,9 +270,13 @@ int main(int argc, char **argv)
 	 */
 	if (!isatty(STDOUT_FILENO))
 		setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	cli_json_prescan(argc, argv);
+	json_prescan(argc, argv);
 	cli_parse(&argp, argc, argv, ARGP_IN_ORDER, &cmd);
-	iouring_bpf_set_verbose(cli_verbose);
+	/* libbpf's own messages: with -v on stderr, else none */
+	if (cli_verbose)
+		iouring_bpf_set_verbose(cli_verbose);
+	else
+		libbpf_set_print(NULL);
 
 	i = find_command(argv[cmd]);
 	if (i < 0)

@@ -104,12 +104,18 @@ static error_t parse_opt(int key, char *arg, struct argp_state *state)
 			exit(EXIT_USAGE);
 		break;
 	case ARGP_KEY_ARG:
-		if (cli_broker_arg(&a->broker, &a->prog, arg))
+		/* --broker's SOCKET may come as an argument of its own */
+		if (a->broker && cli_broker_arg(&a->broker, &a->prog, arg))
 			break;
-		/* fallthrough */
+		if (a->prog)
+			cli_usage(state, "run takes one program");
+		a->prog = arg;
+		break;
 	case ARGP_KEY_END:
-		return cli_one_arg(state, key, arg, &a->prog, "run takes one program",
-				   "which program? a name from `iouring-bpf list` or a loop program's .bpf.o file");
+		if (!a->prog)
+			cli_usage(state,
+				  "which program? a name from `iouring-bpf list` or a loop program's .bpf.o file");
+		break;
 	case 's':
 	case 'i':
 		return prog_args_opt(&a->pa, "run", key, arg, state);
@@ -189,24 +195,29 @@ static void watchdog_arm(void)
 
 /*
  * the ring of a built-in program: the library's ring for its kind
- * (RC_RING_SQ SQ, RC_RING_CQ CQ entries), mapped into r
+ * (RC_RING_SQ SQ, RC_RING_CQ CQ entries); cmd_run() maps it into r once
+ * the program is attached
  */
 static int ring_make(struct ring *r, enum iouring_bpf_kind kind, int *fd,
 		     struct io_uring_params *p,
 		     struct iouring_bpf_error *err)
 {
-	int ret;
-
 	p->cq_entries = RC_RING_CQ;
 	*fd = iou_ring_setup(kind, RC_RING_SQ, p, err);
-	if (*fd < 0)
-		return *fd;
-	ret = ring_init_fd(r, *fd, p);
-	if (ret)
-		return iouring_bpf_errorf(err, IOURING_BPF_FAIL, ret,
-					  "cannot map the ring: %s",
-					  strerror(-ret));
-	return 0;
+	r->fd = *fd;
+	r->p = *p;
+	return *fd < 0 ? *fd : 0;
+}
+
+/* the built-in program called name, with its workload (progs/NAME/) */
+static const struct unit_workload *builtin_find(const char *name)
+{
+	const struct unit_workload *u;
+
+	for (u = iou_workloads; u->dir; u++)
+		if (!strcmp(u->prog->name, name))
+			return u;
+	return NULL;
 }
 
 /* --ring-flags, --sq-entries, --cq-entries of a built-in loop program */
@@ -215,8 +226,9 @@ static struct ring_choice *run_ring;
 static const char *run_broker;
 
 /*
- * The start, in a straight line: --set and --id; the workload's --count
- * and --depth over them (they win over a --set of the same); the kernel
+ * The start, in a straight line: --set and --id; --count and --depth
+ * over them (they win over a --set of the same); the workload's checks
+ * of them; the kernel
  * check; a ring of the program's kind, bound (loop programs); what the
  * workload prepares once the ring exists; load; attach. 0, or a negative
  * errno with err filled.
@@ -233,6 +245,10 @@ static int run_start(struct run_ctx *rc, const struct prog_args *pa, int loop,
 		ret = iouring_bpf_set(h, pa->sets[i], err);
 	if (!ret && pa->have_id)
 		ret = iouring_bpf_set_op_id(h, pa->id, err);
+	if (!ret && rc->count >= 0 && rc->w->count_param)
+		ret = iouring_bpf_set_var(h, rc->w->count_param, rc->count, err);
+	if (!ret && rc->depth >= 0 && rc->w->depth_param)
+		ret = iouring_bpf_set_var(h, rc->w->depth_param, rc->depth, err);
 	if (!ret && rc->w->args)
 		ret = rc->w->args(rc);
 	if (!ret)
@@ -242,8 +258,8 @@ static int run_start(struct run_ctx *rc, const struct prog_args *pa, int loop,
 		ret = run_ring_make(run_ring, &rc->ring, &fd, &p, err);
 	else if (!ret)
 		ret = ring_make(&rc->ring, loop ? IOURING_BPF_KIND_LOOP :
-				IOURING_BPF_KIND_OP, &fd,
-				cli_broker_ring(run_broker, &p), err);
+				IOURING_BPF_KIND_OP, &fd, run_broker ?
+				cli_broker_ring(run_broker, &p) : &p, err);
 	if (!ret && loop)
 		ret = iouring_bpf_set_ring(h, fd, p.sq_entries ? &p : NULL, err);
 	if (!ret && rc->w->setup)
@@ -270,6 +286,7 @@ int cmd_run(int argc, char **argv)
 	int ring_opt;
 	struct iouring_bpf_error err;
 	enum iouring_bpf_loop_api api;
+	const struct unit_workload *u;
 	const struct workload *w;
 	struct run_ctx *rc;
 	struct json j;
@@ -284,7 +301,8 @@ int cmd_run(int argc, char **argv)
 	rc->count = a.count;
 	rc->depth = a.depth;
 	rc->json = cli_json;
-	rc->prog = iouring_bpf_prog_find(a.prog);
+	u = builtin_find(a.prog);
+	rc->prog = u ? u->prog : NULL;
 	if (!rc->prog && access(a.prog, F_OK) == 0 && !a.broker) {
 		a.fo.timeout_s = a.timeout ? a.timeout : 10;
 		if (cli_check_file("run", a.prog, "a loop program's .bpf.o"))
@@ -312,8 +330,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	ring_opt = a.fo.ring.flags || a.fo.ring.sq || a.fo.ring.cq;
-	w = workload_find(rc->prog);
-	if (!w || !w->run) {
+	w = u->w;
+	if (!w->run) {
 		ret = cli_fail(EXIT_FAIL, "run", "%s has no workload (progs/%s has no run.c)",
 			       a.prog, rc->prog->file);
 		goto out;
@@ -356,6 +374,20 @@ int cmd_run(int argc, char **argv)
 	run_broker = a.broker;
 	if (run_start(rc, &a.pa, loop, &err))
 		goto fail;
+	/* the workload's view of the ring (run_ring_make() mapped its own) */
+	if (!rc->ring.ring_mem) {
+		struct io_uring_params p = rc->ring.p;
+
+		ret = ring_init_fd(&rc->ring, rc->ring.fd, &p);
+		if (ret) {
+			iouring_bpf_errorf(&err, IOURING_BPF_FAIL, ret,
+					   "cannot map the ring: %s",
+					   strerror(-ret));
+			iouring_bpf_detach_link(rc->h);
+			cli_broker_detach();
+			goto fail;
+		}
+	}
 
 	api = iouring_bpf_loop_binding(rc->h);
 	rc->mainline = loop && api != IOURING_BPF_LOOP_V3;

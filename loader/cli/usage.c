@@ -168,37 +168,6 @@ const struct argp_child cli_common[] = {
 	{ 0 },
 };
 
-void cli_parse(const struct argp *argp, int argc, char **argv,
-	       unsigned int flags, void *input)
-{
-	argp_err_exit_status = EXIT_USAGE;
-	/*
-	 * ARGP_NO_ERRS: its messages are ours (bad_word), JSON or not;
-	 * ARGP_NO_HELP: so are --help, -? and --usage (common_options)
-	 */
-	argp_parse(argp, argc, argv, flags | ARGP_NO_ERRS | ARGP_NO_HELP, NULL,
-		   input);
-}
-
-void cli_json_prescan(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-		const char *a = argv[i];
-		/* -j, -p or a cluster of flags taking no value: -vj, -jp */
-		int flags = a[0] == '-' && a[1] && a[1] != '-' &&
-			    !a[strspn(a + 1, "jpvh") + 1];
-
-		if (!strcmp(a, "--json") || !strcmp(a, "--pretty") ||
-		    (flags && strpbrk(a, "jp")))
-			cli_json = 1;
-		if (!strcmp(a, "--pretty") || (flags && strchr(a, 'p')))
-			cli_pretty = 1;
-	}
-	json_pretty = cli_pretty;
-}
-
 error_t cli_one_arg(struct argp_state *state, int key, char *arg,
 		    const char **slot, const char *extra, const char *missing)
 {
@@ -211,23 +180,4 @@ error_t cli_one_arg(struct argp_state *state, int key, char *arg,
 	else if (key != ARGP_KEY_END)
 		return ARGP_ERR_UNKNOWN;
 	return 0;
-}
-
-/* the parser of subcommands that take no arguments, only the common options */
-static error_t no_args_parse(int key, char *arg, struct argp_state *state)
-{
-	if (key != ARGP_KEY_ARG)
-		return ARGP_ERR_UNKNOWN;
-	cli_usage(state, "%s takes no arguments", (const char *)state->input);
-	return 0;
-}
-
-int cli_parse_json_only(int argc, char **argv, const char *cmd, const char *doc)
-{
-	const struct argp argp = {
-		NULL, no_args_parse, NULL, doc, cli_common, NULL, NULL,
-	};
-
-	cli_parse(&argp, argc, argv, 0, (void *)cmd);
-	return cli_json;
 }

@@ -334,8 +334,6 @@ int iouring_bpf_obj_bind_ring(struct bpf_object *obj, int ring_fd,
 	/* the kernel's hook, and one the object has a map for */
 	ret = iouring_bpf_check_kernel(&h, &e);
 	if (!ret)
-		ret = iou_set_api_var(&h, &e);
-	if (!ret)
 		ret = iouring_bpf_set_ring(&h, ring_fd, o.params, &e);
 	return ret ? fail(&e) : 0;
 }

@@ -7,6 +7,7 @@
  * status (the CLI's exit code), what went wrong and what to do.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -327,10 +328,11 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 {
 	int ret;
 
-	ret = iouring_bpf_check_kernel(h, err);
-	if (ret)
-		return ret;
-	ret = iou_set_api_var(h, err);
+	/* the caller may have checked already (before making its ring) */
+	ret = h->kernel_ok ? 0 : iouring_bpf_check_kernel(h, err);
+	/* a bound loop program has its iou_api from iouring_bpf_set_ring() */
+	if (!ret && !h->have_ring)
+		ret = iou_set_api_var(h, err);
 	if (ret)
 		return ret;
 	if (vlog_prepare(h))
@@ -341,7 +343,9 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	else
 		h->loaded = 1;
 	vlog_free(h);
-	iou_heap_trim();	/* libbpf read and freed the kernel's BTF */
+#ifdef __GLIBC__
+	malloc_trim(0);	/* libbpf read and freed the kernel's BTF (features.c) */
+#endif
 	return ret;
 }
 

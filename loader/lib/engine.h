@@ -117,7 +117,6 @@ struct iouring_bpf_prog {
 	const char	*name;		/* "nop-chain" */
 	const char	*file;		/* its source in progs/: "nop_chain/prog.bpf.c" */
 	const char	*desc;		/* one line */
-	const char	*example;	/* an `iouring-bpf run` line */
 	const char	*mainline_note;	/* what differs on mainline's hook, or NULL */
 	struct iouring_bpf_param params[IOURING_BPF_MAX_PARAMS];
 	const void	*(*elf)(size_t *size);	/* the embedded object */
@@ -224,7 +223,8 @@ int iouring_bpf_set_op_id(struct iouring_bpf *h, int id,
  * ring_flags; progs/iouring_bpf.h's iou_*, with iou_sqe_size and
  * iou_cqe_size for SQE128/CQE32 rings, iou_sq_rewind for SQ_REWIND rings:
  * bit 20 counts as SQ_REWIND on a mainline binding only, it is
- * IORING_SETUP_BPF on the project's kernel). The fd stays the caller's.
+ * IORING_SETUP_BPF on the project's kernel) and iou_api (the binding
+ * chosen at open). The fd stays the caller's.
  * USAGE for an op program, a fd that is not open or not an io_uring (the
  * same status for -1 and for fd 0 on a terminal), p whose entries are not
  * the ring's, a SQE128/CQE32 ring for an object without the size

@@ -510,7 +510,8 @@ int iou_set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	size_t size;
 	void *p;
 
-	if (h->kind != IOURING_BPF_KIND_LOOP)
+	/* no binding on this kernel: the load's kernel check says so */
+	if (h->kind != IOURING_BPF_KIND_LOOP || h->api == IOURING_BPF_LOOP_NONE)
 		return 0;
 	p = objvar_ptr(h->obj, "iou_api", &size, &sec, NULL);
 	if (!p || strcmp(sec, ".rodata"))
@@ -544,7 +545,7 @@ int iouring_bpf_set_ring(struct iouring_bpf *h, int ring_fd,
 		return ret;
 	if (!p)
 		p = &real;
-	ret = iou_geo_fill(h, p, err);
+	ret = iou_geo_fill(h, p, err) ?: iou_set_api_var(h, err);
 	if (ret)
 		return ret;
 	h->ring = *p;

@@ -30,21 +30,6 @@
 #include <sys/timerfd.h>
 #include "workload.h"
 
-const struct workload *workload_find(const struct iouring_bpf_prog *p)
-{
-	size_t n;
-	int i;
-
-	/* p->file is "NAME/prog.bpf.c" */
-	for (i = 0; iou_workloads[i].dir; i++) {
-		n = strlen(iou_workloads[i].dir);
-		if (!strncmp(p->file, iou_workloads[i].dir, n) &&
-		    p->file[n] == '/')
-			return iou_workloads[i].w;
-	}
-	return NULL;
-}
-
 void rc_fill_random(unsigned char *p, size_t n, unsigned int *seed)
 {
 	for (size_t i = 0; i < n; i++)

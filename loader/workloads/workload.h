@@ -99,13 +99,21 @@ int rc_fail(struct run_ctx *rc, int status, int errnum, const char *fmt, ...)
  * a program without such requests takes none, and `run` refuses it.
  */
 struct workload {
+	const char	*example;	/* an `iouring-bpf run` line (list) */
 	int		takes_count;	/* --count: requests completed */
 	long long	count;		/* its default (0: the object's own) */
 	int		takes_depth;	/* --depth: requests in flight */
 	/*
+	 * the parameters --count and --depth set, if they are parameters
+	 * (run.c sets them after --set, so they win over a --set of the
+	 * same); NULL: the workload reads rc->count, rc->depth itself
+	 */
+	const char	*count_param;
+	const char	*depth_param;
+	/*
 	 * steps of run's start (run.c's run_start()), each 0
 	 * or a negative errno with rc_fail(): args after --set, before the
-	 * kernel check (--count and --depth into parameters); setup once
+	 * kernel check (checks of --count and the parameters); setup once
 	 * the ring is bound, before load
 	 */
 	int		(*args)(struct run_ctx *rc);
@@ -118,14 +126,13 @@ struct workload {
 
 /* build/loader/workloads/units.c: progs/NAME/run.c's workload by NAME */
 struct unit_workload {
-	const char		*dir;
-	const struct workload	*w;
+	const char			*dir;
+	const struct workload		*w;
+	const struct iouring_bpf_prog	*prog;	/* its catalogue entry */
 };
 
+/* every built-in program, NULL-ended (`run` looks a name up here) */
 extern const struct unit_workload iou_workloads[];
-
-/* the workload of built-in program p; NULL if it has none */
-const struct workload *workload_find(const struct iouring_bpf_prog *p);
 
 /* helpers the workloads share */
 void rc_fill_random(unsigned char *p, size_t n, unsigned int *seed);

@@ -141,7 +141,8 @@ out:
 	return 0;
 }
 
-IOU_WORKLOAD(.takes_count = 1,
+IOU_WORKLOAD(.example = "iouring-bpf run batch-wait --count 64 --set batch=8",
+	     .takes_count = 1,
 	     .count = 66,
 	     .args = args_batch_wait,
 	     .run = run_batch_wait);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * batch-wait: the catalogue entry of progs/batch_wait/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description, example and parameters;
+ * iouring_bpf_prog_find()): its description and parameters;
  * the build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
@@ -16,5 +16,4 @@
 IOU_UNIT(PARAMS,
 	 .name = "batch-wait",
 	 .desc = "loop: wake the app for >= batch CQEs or after max_wait_us",
-	 .example = "iouring-bpf run batch-wait --count 64 --set batch=8",
 	 .mainline_note = "no timeout in the hook: the rest of a batch is waited for by polling (CPU busy up to max_wait_us); a call that finds SQEs submits them and returns at once; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * chain: the catalogue entry of progs/chain/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description, example and parameters;
+ * iouring_bpf_prog_find()): its description and parameters;
  * the build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
@@ -13,5 +13,4 @@
 
 IOU_UNIT(PARAMS,
 	 .name = "chain",
-	 .desc = "IORING_OP_BPF ops passing a checksum along a link chain",
-	 .example = "iouring-bpf run chain --count 64");
+	 .desc = "IORING_OP_BPF ops passing a checksum along a link chain");

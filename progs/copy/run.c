@@ -194,5 +194,6 @@ static int run_copy(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.setup = setup_copy,
+IOU_WORKLOAD(.example = "iouring-bpf run copy --set block=65536",
+	     .setup = setup_copy,
 	     .run = run_copy);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * copy: the catalogue entry of progs/copy/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description, example and parameters;
+ * iouring_bpf_prog_find()): its description and parameters;
  * the build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
@@ -21,5 +21,4 @@
 
 IOU_UNIT(PARAMS,
 	 .name = "copy",
-	 .desc = "loop: copy a file, each write sized by the read before it",
-	 .example = "iouring-bpf run copy --set block=65536");
+	 .desc = "loop: copy a file, each write sized by the read before it");

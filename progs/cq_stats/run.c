@@ -128,7 +128,8 @@ static int run_cq_stats(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.takes_count = 1,
+IOU_WORKLOAD(.example = "iouring-bpf run cq-stats --count 256",
+	     .takes_count = 1,
 	     .count = 256,
 	     .setup = setup_cq_stats,
 	     .run = run_cq_stats);

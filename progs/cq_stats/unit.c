@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * cq-stats: the catalogue entry of progs/cq_stats/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description, example and parameters;
+ * iouring_bpf_prog_find()): its description and parameters;
  * the build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
@@ -16,5 +16,4 @@
 IOU_UNIT(PARAMS,
 	 .name = "cq-stats",
 	 .desc = "loop: count completions by result and latency, change nothing",
-	 .example = "iouring-bpf run cq-stats --count 256",
 	 .mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * errinject: the catalogue entry of progs/errinject/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description, example and parameters;
+ * iouring_bpf_prog_find()): its description and parameters;
  * the build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
@@ -19,5 +19,4 @@
 
 IOU_UNIT(PARAMS,
 	 .name = "errinject",
-	 .desc = "IORING_OP_BPF op failing requests on purpose",
-	 .example = "iouring-bpf run errinject --count 100 --set mode=1 --set nth=10");
+	 .desc = "IORING_OP_BPF op failing requests on purpose");

@@ -78,6 +78,7 @@ static int run_hybrid_poll(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.takes_count = 1,
+IOU_WORKLOAD(.example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
+	     .takes_count = 1,
 	     .count = 200,
 	     .run = run_hybrid_poll);

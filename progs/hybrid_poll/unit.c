@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * hybrid-poll: the catalogue entry of progs/hybrid_poll/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description, example and parameters;
+ * iouring_bpf_prog_find()): its description and parameters;
  * the build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
@@ -16,5 +16,4 @@
 IOU_UNIT(PARAMS,
 	 .name = "hybrid-poll",
 	 .desc = "loop: poll the CQ up to spin_us before sleeping",
-	 .example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
 	 .mainline_note = "the hook hides min_complete: every wait is for `want` CQEs; a call that finds SQEs submits them and returns at once; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail");

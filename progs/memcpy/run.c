@@ -110,6 +110,7 @@ out:
 	return 0;
 }
 
-IOU_WORKLOAD(.takes_count = 1,
+IOU_WORKLOAD(.example = "iouring-bpf run memcpy --count 64",
+	     .takes_count = 1,
 	     .count = 64,
 	     .run = run_memcpy);

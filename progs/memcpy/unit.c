@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * memcpy: the catalogue entry of progs/memcpy/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description, example and parameters;
+ * iouring_bpf_prog_find()): its description and parameters;
  * the build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
@@ -15,5 +15,4 @@
 
 IOU_UNIT(PARAMS,
 	 .name = "memcpy",
-	 .desc = "IORING_OP_BPF op copying buffer 1 <-> buffer 2 (kfunc)",
-	 .example = "iouring-bpf run memcpy --count 64");
+	 .desc = "IORING_OP_BPF op copying buffer 1 <-> buffer 2 (kfunc)");

@@ -60,6 +60,7 @@ static int run_nop(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.takes_count = 1,
+IOU_WORKLOAD(.example = "iouring-bpf run nop --count 1000",
+	     .takes_count = 1,
 	     .count = 1000,
 	     .run = run_nop);

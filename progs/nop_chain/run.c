@@ -8,16 +8,6 @@
 #include "workload.h"
 #include IOU_UNIT_SKEL
 
-/* --count NOPs, --depth in flight; they win over a --set of the same */
-static int args_nop_chain(struct run_ctx *rc)
-{
-	struct iou_unit s;
-
-	RC_VIEW(rc, &s, rodata);
-	return (rc->count >= 0 ? RC_SET(rc, s.rodata, nr, rc->count) : 0) ?:
-	       (rc->depth >= 0 ? RC_SET(rc, s.rodata, depth, rc->depth) : 0);
-}
-
 static int run_nop_chain(struct run_ctx *rc)
 {
 	struct iou_unit s;
@@ -57,7 +47,10 @@ static int run_nop_chain(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.takes_count = 1,
+/* --count NOPs (nr), --depth in flight: they win over a --set of the same */
+IOU_WORKLOAD(.example = "iouring-bpf run nop-chain --count 100000 --depth 1",
+	     .takes_count = 1,
 	     .takes_depth = 1,
-	     .args = args_nop_chain,
+	     .count_param = "nr",
+	     .depth_param = "depth",
 	     .run = run_nop_chain);

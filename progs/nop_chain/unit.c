@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * nop-chain: the catalogue entry of progs/nop_chain/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description, example and parameters;
+ * iouring_bpf_prog_find()): its description and parameters;
  * the build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
@@ -9,11 +9,10 @@
 /* name, type, valid range (checked for --set, options, the library), help */
 #define PARAMS(P)							\
 	P("nr", "__u64", 0, 1LL << 40,					\
-	  "NOPs to complete (run: --count)")				\
+	  "NOPs to complete")				\
 	P("depth", "__u32", 1, 4096,					\
-	  "NOPs in flight at most (1: strictly sequential; run: --depth)")
+	  "NOPs in flight at most (1: strictly sequential)")
 
 IOU_UNIT(PARAMS,
 	 .name = "nop-chain",
-	 .desc = "loop: N NOPs issued from BPF as each completes",
-	 .example = "iouring-bpf run nop-chain --count 100000 --depth 1");
+	 .desc = "loop: N NOPs issued from BPF as each completes");
