@@ -31,8 +31,17 @@ esac
 
 if command -v setpriv >/dev/null &&
    setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all true; then
-	(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
-		--inh-caps=-all "$OLDPWD/$app" 200) >"$TMP/out" 2>"$TMP/err"; rc=$?
+	# uid 65534 runs a copy of the app and the library beside it: the
+	# clone may be where that user cannot reach (a root's home is 0700);
+	# LD_LIBRARY_PATH is searched before the app's RUNPATH
+	U=$TMP/nobody
+	mkdir -p "$U"
+	cp "$app" "$U/" && cp -L build/stage/lib/libiouring-bpf.so.2 "$U/"
+	chmod 755 "$TMP" "$U"
+	chmod 644 "$U/libiouring-bpf.so.2"
+	(cd / && LD_LIBRARY_PATH=$U setpriv --reuid=65534 --regid=65534 \
+		--clear-groups --inh-caps=-all "$U/attach_skel" 200) \
+		>"$TMP/out" 2>"$TMP/err"; rc=$?
 	sed 's/^/    /' "$TMP/out" "$TMP/err"
 	other=$(grep -v '^libiouring-bpf: ' "$TMP/err")
 	if [ $rc = 4 ] && grep -q "^libiouring-bpf: .*not permitted.*CAP_BPF" "$TMP/err" &&
