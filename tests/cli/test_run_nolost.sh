@@ -24,17 +24,17 @@ echo keep >"$D/pub/keep"
 chmod 666 "$D/pub/keep"
 head -c 100000 /dev/urandom >"$D/in"
 chmod 644 "$D/in"
-# nobody runs a copy of the object: the clone may be where that user
-# cannot reach (a root's home is 0700)
-cp "$OBJ" "$D/copy.bpf.o"
-chmod 644 "$D/copy.bpf.o"
+# nobody runs copies of the CLI and the object: the clone may be where
+# that user cannot reach (a root's home is 0700)
+install -m 755 "$CLI" "$D/iouring-bpf"
+install -m 644 "$OBJ" "$D/copy.bpf.o"
 listing() { (cd "$D/pub" && ls -la --time-style=+%s.%N | sed 1d | sort); }
 
 if ! command -v setpriv >/dev/null ||
    ! setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all true; then
 	echo "no setpriv to drop to nobody here: the uid 65534 refusal is not checked"
 elif ! setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
-	test -r "$D/in" -a -r "$D/copy.bpf.o" -a -w "$D/pub" -a -x "$CLI"; then
+	test -r "$D/in" -a -r "$D/copy.bpf.o" -a -w "$D/pub" -a -x "$D/iouring-bpf"; then
 	fail "nobody cannot reach $D (a parent directory is closed): the uid 65534 refusal is not checked"
 else
 	before=$(listing)
@@ -42,7 +42,7 @@ else
 		checks=$((checks + 1))
 		rc=0
 		o=$(cd / && setpriv --reuid=65534 --regid=65534 --clear-groups \
-			--inh-caps=-all "$CLI" run "$D/copy.bpf.o" --set "fd_in=@$D/in" \
+			--inh-caps=-all "$D/iouring-bpf" run "$D/copy.bpf.o" --set "fd_in=@$D/in" \
 			--set "fd_out=@>$D/pub/$out" --set buf,block=@buf:65536 2>&1) || rc=$?
 		if [ "$rc" != 4 ]; then
 			fail "as nobody, fd_out=@>$out: exit $rc, want 4 (not permitted):"
