@@ -228,10 +228,9 @@ static const char *run_broker;
 /*
  * The start, in a straight line: --set and --id; --count and --depth
  * over them (they win over a --set of the same); the workload's checks
- * of them; the kernel
- * check; a ring of the program's kind, bound (loop programs); what the
- * workload prepares once the ring exists; load; attach. 0, or a negative
- * errno with err filled.
+ * of them; the kernel check; a ring of the program's kind, bound (loop
+ * programs); what the workload prepares once the ring exists; load;
+ * attach. 0, or a negative errno with err filled.
  */
 static int run_start(struct run_ctx *rc, const struct prog_args *pa, int loop,
 		     struct iouring_bpf_error *err)

@@ -344,7 +344,7 @@ int iouring_bpf_load(struct iouring_bpf *h, struct iouring_bpf_error *err)
 		h->loaded = 1;
 	vlog_free(h);
 #ifdef __GLIBC__
-	malloc_trim(0);	/* libbpf read and freed the kernel's BTF (features.c) */
+	malloc_trim(0);	/* libbpf read and freed the kernel's BTF: features.c */
 #endif
 	return ret;
 }

@@ -52,9 +52,10 @@ struct btf *iou_kernel_btf_load(int *err)
  * glibc keeps freed heap memory for reuse, and the BTF's many small
  * allocations stay resident after btf__free() unless trimmed: 11 MB of
  * RSS on a 6.18 kernel's BTF (5.5 MB raw), 0.5 MB after malloc_trim().
- * Also after bpf_object__load(), which reads and frees the BTF itself.
+ * Also after bpf_object__load(), which reads and frees the BTF itself
+ * (attach.c's iouring_bpf_load() trims there).
  */
-void iou_heap_trim(void)
+static void heap_trim(void)
 {
 #ifdef __GLIBC__
 	malloc_trim(0);
@@ -64,7 +65,7 @@ void iou_heap_trim(void)
 void iou_kernel_btf_free(struct btf *btf)
 {
 	btf__free(btf);
-	iou_heap_trim();
+	heap_trim();
 }
 
 static void kfacts_read(void)
@@ -261,8 +262,9 @@ static int check_kernel(struct iouring_bpf *h, struct iouring_bpf_error *err)
 int iouring_bpf_check_kernel(struct iouring_bpf *h,
 			     struct iouring_bpf_error *err)
 {
-	int ret = h->kernel_ok ? 0 : check_kernel(h, err);
+	int ret = check_kernel(h, err);
 
+	/* iouring_bpf_load() checks only if no caller has (attach.c) */
 	h->kernel_ok = !ret;
 	return ret;
 }

@@ -175,7 +175,5 @@ struct btf *iou_kernel_btf_load(int *err);
 void iou_kernel_btf_free(struct btf *btf);
 /* uname's release, for messages */
 const char *iou_kernel_release(void);
-/* give freed heap (a BTF's) back to the kernel */
-void iou_heap_trim(void);
 
 #endif /* __IOURING_BPF_INTERNAL_H */
