@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include "engine.h"
+#include "start.h"	/* the engine's one-call start */
 
 #define RN_SETUP_SQ_REWIND	(1U << 20)	/* our name: 6.1 headers lack it */
 #define NMODES			3

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include "../cli/cli.h"
 #include "../workloads/ring.h"
+#include "start.h"
 
 long long now_ns(void);	/* workloads/workload.c */
 

@@ -169,10 +169,10 @@ static void holder(struct iouring_bpf *h, const char *socket, int ring,
 		dup2(nul, 2);
 	}
 	if (cli_broker_attach(h, socket, ring, &err) && !err.status)
-		err.status = EXIT_FAIL;
+		err.status = IOURING_BPF_FAIL;
 	close(ring);
 	if (write_all(wfd, &err, sizeof(err)) || err.status)
-		_exit(err.status ? err.status : EXIT_FAIL);
+		_exit(cli_exit_code(err.status));
 	close_others(3, broker_fd, pidfd);
 	pf[0] = (struct pollfd){ .fd = pidfd, .events = POLLIN };
 	pf[1] = (struct pollfd){ .fd = broker_fd, .events = POLLIN };

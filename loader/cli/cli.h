@@ -7,14 +7,20 @@
 #include <stdio.h>
 #include "engine.h"
 #include "engine-broker.h"
+#include "setarg.h"
 #include "json.h"
 
-/* exit codes: enum iouring_bpf_status (lib/engine.h) */
-#define EXIT_OK		IOURING_BPF_OK
-#define EXIT_FAIL	IOURING_BPF_FAIL
-#define EXIT_USAGE	IOURING_BPF_USAGE
-#define EXIT_NOFEATURE	IOURING_BPF_NOFEATURE
-#define EXIT_PERM	IOURING_BPF_PERM
+/*
+ * The CLI's exit codes (the README's table, iouring-bpf(1)): an engine
+ * failure's status (enum iouring_bpf_status) becomes one through
+ * cli_exit_code()
+ */
+#define EXIT_OK		0
+#define EXIT_FAIL	1	/* something failed: the message says what */
+#define EXIT_USAGE	2	/* a bad argument, option or value */
+#define EXIT_NOFEATURE	3	/* this kernel lacks the feature */
+#define EXIT_PERM	4	/* not privileged enough */
+#define EXIT_REJECTED	5	/* the verifier or the kernel refused it */
 /* `run` only: the outcome of a run that went through */
 #define EXIT_NOPROGRESS	6	/* the program stopped, nothing was done */
 #define EXIT_EXPECT	7	/* an --expect or --expect-cqes did not hold */
@@ -66,9 +72,11 @@ error_t cli_one_arg(struct argp_state *state, int key, char *arg,
  */
 void cli_error(const char *cmd, int status, const char *msg,
 	       const char *detail, const char *hint);
+/* the exit code of an engine failure's status (EXIT_FAIL for 0) */
+int cli_exit_code(int status);
 /*
  * print err (msg + detail) to stderr as "iouring-bpf CMD: ..." (and in
- * JSON mode {"error": ...} on stdout); return its status as exit code
+ * JSON mode {"error": ...} on stdout); return its exit code
  */
 int report_error(const char *cmd, const struct iouring_bpf_error *err);
 /* the same for "iouring-bpf CMD: <message>"; returns status */

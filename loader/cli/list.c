@@ -35,7 +35,7 @@ static void print_text(const struct iouring_bpf_prog *p,
 	long long v, lo, hi;
 	int i;
 
-	printf("%-12s %-4s %s\n", p->name, kind_name(h), p->desc);
+	printf("%-12s %-4s %s\n", p->name, kind_name(h), w->desc);
 	printf("%-12s      struct %s, progs/%s", "",
 	       is_op(h) ? "uring_bpf_ops" :
 	       "io_uring_ops (v3) + io_uring_bpf_ops (mainline 7.1+)", p->file);
@@ -60,8 +60,8 @@ static void print_text(const struct iouring_bpf_prog *p,
 		printf(opt ? " (run: %s)\n" : "\n", opt);
 	}
 	printf("%-12s      e.g. %s\n", "", w->example);
-	if (p->mainline_note)
-		printf("%-12s      on mainline: %s\n", "", p->mainline_note);
+	if (w->mainline_note)
+		printf("%-12s      on mainline: %s\n", "", w->mainline_note);
 }
 
 static void print_json(struct json *j, const struct iouring_bpf_prog *p,
@@ -80,11 +80,11 @@ static void print_json(struct json *j, const struct iouring_bpf_prog *p,
 		json_str(j, NULL, "io_uring_bpf_ops");
 	json_end(j, NULL);
 	json_str(j, "file", p->file);
-	json_str(j, "description", p->desc);
+	json_str(j, "description", w->desc);
 	if (is_op(h))
 		json_int(j, "op_id", iouring_bpf_op_id(h));
 	json_str(j, "example", w->example);
-	json_str(j, "mainline_note", p->mainline_note);
+	json_str(j, "mainline_note", w->mainline_note);
 	json_arr(j, "params");
 	for (i = 0; i < IOURING_BPF_MAX_PARAMS && p->params[i].name; i++) {
 		json_obj(j, NULL);

@@ -30,6 +30,7 @@ struct load_args {
 	const char	*broker;	/* --broker: its SOCKET, or "" */
 	int		ring;		/* our copy of the ring fd, or -1 */
 	int		pidfd;		/* --broker: the ring owner's, or -1 */
+	struct setarg_res set;		/* what --set made: fds, buffers */
 };
 
 /* --broker: long only */
@@ -174,7 +175,7 @@ static int load_start(struct iouring_bpf *h, struct load_args *a,
 	int i, ret = 0;
 
 	for (i = 0; i < a->pa.nsets && !ret; i++)
-		ret = iouring_bpf_set(h, a->pa.sets[i], err);
+		ret = setarg_apply(h, &a->set, a->pa.sets[i], err);
 	if (!ret && a->pa.have_id)
 		ret = iouring_bpf_set_op_id(h, a->pa.id, err);
 	if (!ret)
@@ -187,7 +188,7 @@ static int load_start(struct iouring_bpf *h, struct load_args *a,
 	if (!ret)
 		ret = iouring_bpf_load(h, err);
 	if (!ret)
-		ret = iouring_bpf_attach_link(h, err);
+		ret = setarg_attach(h, &a->set, err);
 	if (!ret)
 		ret = iouring_bpf_pin(h, path, err);
 	return ret;
@@ -261,7 +262,7 @@ static int broker_start(struct iouring_bpf *h, struct load_args *a,
 
 	ret = cli_broker_check(h, err);
 	for (i = 0; i < a->pa.nsets && !ret; i++)
-		ret = iouring_bpf_set(h, a->pa.sets[i], err);
+		ret = setarg_apply(h, &a->set, a->pa.sets[i], err);
 	if (!ret)
 		ret = iouring_bpf_check_kernel(h, err);
 	if (ret)
@@ -413,5 +414,6 @@ out:
 	if (a.pidfd >= 0)
 		close(a.pidfd);
 	iouring_bpf_close(h);	/* the pin keeps the link */
+	setarg_free(&a.set);
 	return ret;
 }

@@ -43,7 +43,7 @@ static const char *status_name(int status)
 	case EXIT_USAGE:	return "usage";
 	case EXIT_NOFEATURE:	return "no-feature";
 	case EXIT_PERM:		return "permission";
-	case IOURING_BPF_REJECTED: return "rejected";
+	case EXIT_REJECTED:	return "rejected";
 	default:		return "failure";
 	}
 }
@@ -110,9 +110,20 @@ static const char *see_command(int see)
 	return "";
 }
 
+int cli_exit_code(int status)
+{
+	switch (status) {
+	case IOURING_BPF_USAGE:		return EXIT_USAGE;
+	case IOURING_BPF_NOFEATURE:	return EXIT_NOFEATURE;
+	case IOURING_BPF_PERM:		return EXIT_PERM;
+	case IOURING_BPF_REJECTED:	return EXIT_REJECTED;
+	default:			return EXIT_FAIL;
+	}
+}
+
 int report_error(const char *cmd, const struct iouring_bpf_error *err)
 {
-	int status = err->status ? err->status : EXIT_FAIL;
+	int status = cli_exit_code(err->status);
 	int filters = cmd && (!strcmp(cmd, "filter") || !strcmp(cmd, "sandbox"));
 	char seen[sizeof(err->msg) + 100], line[sizeof(seen) + 100];
 	const char *msg = seen, *hint = NULL;
@@ -128,7 +139,7 @@ int report_error(const char *cmd, const struct iouring_bpf_error *err)
 			 unset + strlen("; set the others before load."));
 		msg = line;
 	}
-	if ((status == IOURING_BPF_REJECTED ||
+	if ((status == EXIT_REJECTED ||
 	     err->see == IOURING_BPF_SEE_LOG) && !cli_verbose)
 		hint = err->detail[0] ? "run with -v for libbpf's full log" :
 		       "run with -v for libbpf's messages";

@@ -224,6 +224,8 @@ static const struct unit_workload *builtin_find(const char *name)
 static struct ring_choice *run_ring;
 /* --broker: its SOCKET ("": the default), or NULL (loader/cli/broker.c) */
 static const char *run_broker;
+/* what --set made: nothing, for a built-in takes numbers only */
+static struct setarg_res run_set;
 
 /*
  * The start, in a straight line: --set and --id; --count and --depth
@@ -241,7 +243,7 @@ static int run_start(struct run_ctx *rc, const struct prog_args *pa, int loop,
 
 	rc->err = err;
 	for (i = 0; i < pa->nsets && !ret; i++)
-		ret = iouring_bpf_set(h, pa->sets[i], err);
+		ret = setarg_apply(h, &run_set, pa->sets[i], err);
 	if (!ret && pa->have_id)
 		ret = iouring_bpf_set_op_id(h, pa->id, err);
 	if (!ret && rc->count >= 0 && rc->w->count_param)
@@ -410,8 +412,8 @@ int cmd_run(int argc, char **argv)
 		       rc->ring.p.flags,
 		       ring_flags_str(rc->ring.p.flags, names, sizeof(names)));
 	}
-	if (rc->mainline && rc->prog->mainline_note)
-		rc_out(rc, "on_mainline", "%s", rc->prog->mainline_note);
+	if (rc->mainline && w->mainline_note)
+		rc_out(rc, "on_mainline", "%s", w->mainline_note);
 	if (rc->mainline)
 		watchdog_arm();
 	t0 = now_ns();
@@ -451,6 +453,7 @@ out:
 	if (rc->ring.fd >= 0)
 		ring_exit(&rc->ring);
 	iouring_bpf_close(rc->h);
+	setarg_free(&run_set);
 	free(rc->priv);
 	free(rc);
 	return ret;

@@ -109,12 +109,13 @@ static void geometry_line(struct iouring_bpf *h, char *out, size_t len)
 struct file_ring {
 	struct ring		ring;
 	struct ring_choice	choice;
+	struct setarg_res	set;	/* what --set made: fds, buffers */
 };
 
-/* the ring callback of the start, once the kernel can take the program */
 /*
  * The start, in a straight line: --set, the kernel check, the ring made
- * and bound, load, attach. 0, or a negative errno with err filled.
+ * and bound, load, attach (the @>PATH files made then). 0, or a negative
+ * errno with err filled.
  */
 static int file_start(struct iouring_bpf *h, struct file_ring *fr,
 		      const struct prog_args *pa,
@@ -124,7 +125,7 @@ static int file_start(struct iouring_bpf *h, struct file_ring *fr,
 	int i, ret = 0, fd = -1;
 
 	for (i = 0; i < pa->nsets && !ret; i++)
-		ret = iouring_bpf_set(h, pa->sets[i], err);
+		ret = setarg_apply(h, &fr->set, pa->sets[i], err);
 	if (!ret)
 		ret = iouring_bpf_check_kernel(h, err);
 	memset(&p, 0, sizeof(p));
@@ -135,7 +136,7 @@ static int file_start(struct iouring_bpf *h, struct file_ring *fr,
 	if (!ret)
 		ret = iouring_bpf_load(h, err);
 	if (!ret)
-		ret = iouring_bpf_attach_link(h, err);
+		ret = setarg_attach(h, &fr->set, err);
 	return ret;
 }
 
@@ -745,5 +746,6 @@ out:
 	snapshot_free(&snap);
 	free(o);
 	iouring_bpf_close(h);
+	setarg_free(&fr.set);
 	return status;
 }

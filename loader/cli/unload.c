@@ -132,9 +132,9 @@ static int unload_broker(const char *pid)
 		json_close(&u);
 		return EXIT_OK;
 	}
-	if (!cli_json || err.status == EXIT_USAGE)
+	if (!cli_json || err.status == IOURING_BPF_USAGE)
 		return report_error("unload", &err);
-	status = err.status;
+	status = cli_exit_code(err.status);
 	fprintf(stderr, "iouring-bpf unload: %s\n", err.msg);
 	snprintf(u.failed[u.nfailed++], sizeof(u.failed[0]), "%.20s\t%.990s", pid,
 		 err.msg);

@@ -8,7 +8,7 @@
  * builds a view of it, a struct iouring_bpf on the stack, with which it
  * calls the same code the CLI's engine uses (attach.c: open, load,
  * attach; objvar.c: globals and the ring binding; features.c: the
- * kernel; ringinfo.c; setvar.c). Failures fill a struct
+ * kernel; ringinfo.c). Failures fill a struct
  * iouring_bpf_error as the engine does; fail() hands its message to the
  * application's print callback and returns the errno.
  */

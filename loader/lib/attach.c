@@ -426,35 +426,10 @@ int iou_load_failed(struct iouring_bpf *h, int ret,
 int iouring_bpf_attach_link(struct iouring_bpf *h,
 			    struct iouring_bpf_error *err)
 {
-	int ret;
-
-	/*
-	 * Admitted: the @>PATH outputs become their files (setvar.c). An op
-	 * may be called by any ring once registered, so its files are in
-	 * place first; a loop program runs only inside io_uring_enter(), so
-	 * its files are touched only once the attach has succeeded, and a
-	 * refused attach leaves every file as it was.
-	 */
-	if (h->kind == IOURING_BPF_KIND_OP) {
-		ret = iou_outputs_commit(h, err);
-		if (ret)
-			return ret;
-	}
 	h->link = bpf_map__attach_struct_ops(h->ops);
-	if (h->link && h->kind == IOURING_BPF_KIND_OP)
+	if (h->link)
 		return 0;
-	if (h->link) {
-		ret = iou_outputs_commit(h, err);
-		if (!ret)
-			return 0;
-		bpf_link__destroy(h->link);
-		h->link = NULL;
-		iou_outputs_undo(h);
-		return ret;
-	}
-	ret = -errno;
-	iou_outputs_undo(h);
-	return iou_attach_failed(h, ret, err);
+	return iou_attach_failed(h, -errno, err);
 }
 
 /* bpf_map__attach_struct_ops() of h failed with ret: why, for err */
@@ -561,7 +536,6 @@ void iouring_bpf_close(struct iouring_bpf *h)
 	iouring_bpf_detach_link(h);
 	bpf_object__close(h->obj);
 	vlog_free(h);
-	iou_res_free(h);
 	free(h);
 }
 

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * engine.h - the iouring-bpf CLI's engine: a handle (struct iouring_bpf)
- * that carries an object from open to close with what the commands give
- * it (--set values and their files and buffers, the op id, the ring, the
- * pin), the catalogue of built-in programs (descriptions, parameters and
- * their ranges), and errors with a status that is the CLI's exit code.
+ * that carries an object from open to close (its globals, the op id, the
+ * ring, the pin), the catalogue of built-in programs (descriptions,
+ * parameters and their ranges), and errors that say what kind of failure
+ * they are. What the CLI's options mean is the CLI's (loader/cli): the
+ * --set language with its files and buffers (setarg.c), exit codes and
+ * hints (out.c); the bench's and tests' one-call start is loader/bench's
+ * start.c. None of those is in libiouring-bpf.so.
  *
  * Not installed and not exported: libiouring-bpf 2's ABI is
  * iouring-bpf/iouring-bpf.h; this was 1.x's public header (its calls and
@@ -48,7 +51,10 @@ extern "C" {
 #endif
 
 
-/* also the exit codes of the iouring-bpf CLI */
+/*
+ * what kind of failure: the CLI maps each to its exit code (loader/cli's
+ * cli_exit_code(), cli.h), which today has the same numbers
+ */
 enum iouring_bpf_status {
 	IOURING_BPF_OK		= 0,
 	IOURING_BPF_FAIL	= 1,	/* something failed: see msg */
@@ -92,8 +98,8 @@ struct iouring_bpf_error {
 
 /*
  * Every call that takes a struct iouring_bpf_error *err fills it on failure
- * (err may be NULL) and returns NULL or a negative errno; the status is the
- * CLI's exit code for that failure.
+ * (err may be NULL) and returns NULL or a negative errno; the status says
+ * what kind of failure it is.
  */
 
 /* --- the built-in programs (progs/, embedded in the library) ----------- */
@@ -116,8 +122,6 @@ struct iouring_bpf_param {
 struct iouring_bpf_prog {
 	const char	*name;		/* "nop-chain" */
 	const char	*file;		/* its source in progs/: "nop_chain/prog.bpf.c" */
-	const char	*desc;		/* one line */
-	const char	*mainline_note;	/* what differs on mainline's hook, or NULL */
 	struct iouring_bpf_param params[IOURING_BPF_MAX_PARAMS];
 	const void	*(*elf)(size_t *size);	/* the embedded object */
 };
@@ -137,10 +141,9 @@ iouring_bpf_prog_param(const struct iouring_bpf_prog *p, const char *name);
 /*
  * The valid values of p's parameter name (since 1.1): *min..*max (either
  * pointer may be NULL); 0, or -ENOENT if p has no such parameter. Every
- * path that sets a built-in's parameter (iouring_bpf_set(),
- * iouring_bpf_set_var(), the params of iouring_bpf_attach() and
- * iouring_bpf_start(), the CLI's --set and options) refuses a value
- * outside it with USAGE, before anything is loaded.
+ * path that sets a built-in's parameter (iouring_bpf_set_var(), and
+ * through it the CLI's --set and options and the bench's one-call start)
+ * refuses a value outside it with USAGE, before anything is loaded.
  */
 int iouring_bpf_prog_param_range(const struct iouring_bpf_prog *p,
 				 const char *name, long long *min,
@@ -150,33 +153,7 @@ int iouring_bpf_prog_param_check(const struct iouring_bpf_prog *p,
 				 const char *name, long long value,
 				 struct iouring_bpf_error *err);
 
-/* --- one call ----------------------------------------------------------- */
-
-/*
- * Open prog (as iouring_bpf_open()), set params ("KEY=VALUE", NULL-ended;
- * NULL for none), attach a loop program to ring_fd (ignored for op
- * programs: pass -1), load, attach. The handle is the caller's: free it
- * with iouring_bpf_detach(). NULL on error (err says why: NOFEATURE if the
- * kernel lacks the hook, PERM, REJECTED with the verifier's log, USAGE for
- * an unknown program or parameter).
- */
-struct iouring_bpf *iouring_bpf_attach(int ring_fd, const char *prog,
-				       const char *const *params,
-				       struct iouring_bpf_error *err);
-/* detach (destroys the link) and free h; NULL is a no-op */
-void iouring_bpf_detach(struct iouring_bpf *h);
-
-/*
- * After open: set params, check the kernel, bind the ring (loop programs;
- * p NULL: the layout read from the kernel), load, attach. 0 or a negative
- * errno with err filled; h stays the caller's either way. The CLI's
- * commands write these steps themselves (run.c, load.c, runfile.c).
- */
-int iouring_bpf_start(struct iouring_bpf *h, int ring_fd,
-		      const struct io_uring_params *p,
-		      const char *const *params, struct iouring_bpf_error *err);
-
-/* --- the same in steps ------------------------------------------------ */
+/* --- a program, in steps ---------------------------------------------- */
 
 /*
  * prog: a built-in program's name ("nop-chain") or the path of a .bpf.o.
@@ -193,19 +170,17 @@ struct iouring_bpf *iouring_bpf_open_prog(const struct iouring_bpf_prog *p,
 const struct iouring_bpf_prog *iouring_bpf_builtin(const struct iouring_bpf *h);
 
 /*
- * Globals. "KEY=VALUE" (a built-in program accepts only its listed
- * parameters): any global of .rodata, .data or .bss; NAME[I]=V for an
- * element of an integer array, a string for a char array, NAME=@PATH
- * (open for reading) or NAME=@>PATH (create for writing) stores an fd,
- * ADDR[,SIZE]=@buf:N allocates N bytes (K, M, G) and stores the address
- * (and N). The fds and buffers belong to this process and h (freed by
- * iouring_bpf_close()): use them when this process runs the program's
- * io_uring_enter(). Before load any section; after load .data/.bss are
- * written in the live map, .rodata refuses. USAGE naming the global and
- * its section if there is none or the value does not fit.
+ * A program's integer global (1, 2, 4 or 8 bytes, signed or not, bool,
+ * enum, pointer) of .rodata, .data or .bss set to value. Before load it
+ * goes into libbpf's image (libbpf writes it into the map at load); after
+ * load .data/.bss are written in the live map and .rodata refuses (the
+ * kernel froze it). A built-in program's parameter is held to its range
+ * (iouring_bpf_prog_param_range()). USAGE naming the global and its
+ * section if there is none, it is not an integer or value does not fit
+ * (nothing is written then). The CLI's --set language (NAME=VALUE,
+ * arrays, strings, files and buffers: loader/cli/setarg.c) is built on
+ * this and iouring_bpf_global().
  */
-int iouring_bpf_set(struct iouring_bpf *h, const char *kv,
-		    struct iouring_bpf_error *err);
 int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
 			long long value, struct iouring_bpf_error *err);
 /* op programs: the op id to register (0..255); USAGE for a loop program */
@@ -338,6 +313,41 @@ int iouring_bpf_exit_info(const struct iouring_bpf *h,
  */
 int iouring_bpf_int_get(const void *p, size_t size, int is_signed,
 			long long *v);
+struct btf;
+struct btf_type;
+struct bpf_map;
+/* the same the other way: v stored if it fits, else -ERANGE (-EINVAL: size) */
+int iouring_bpf_int_put(void *p, size_t size, int is_signed, long long v);
+/*
+ * A global of h's object by name, with what a setter needs to write any
+ * type: its section, where its bytes are (libbpf's image before load, the
+ * map after; .rodata read-only after load) and its BTF type (typedefs and
+ * modifiers resolved). 0, or -ENOENT if the object has no such global.
+ */
+struct iouring_bpf_global {
+	const char		*name;
+	const char		*sec;		/* ".rodata", ".data", ".bss" */
+	struct bpf_map		*map;
+	void			*ptr;
+	size_t			size;
+	const struct btf	*btf;
+	const struct btf_type	*type;		/* without typedefs, modifiers */
+	__u32			type_id;
+};
+
+int iouring_bpf_global(const struct iouring_bpf *h, const char *name,
+		       struct iouring_bpf_global *out);
+/* the names of h's globals ("a, b, c"; "none"), for "no global X" */
+void iouring_bpf_global_names(const struct iouring_bpf *h, char *out,
+			      size_t len);
+/*
+ * an integer-like BTF type (int, bool, enum, pointer): its size and
+ * signedness; 0, or -1 for any other type
+ */
+int iouring_bpf_int_type(const struct btf_type *t, size_t *size,
+			 int *is_signed, int *is_bool);
+/* has h been loaded (.rodata frozen, the set_ring()/rodata window shut)? */
+int iouring_bpf_loaded(const struct iouring_bpf *h);
 /* an integer global (1, 2, 4 or 8 bytes); -ENOENT if none */
 int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 			long long *value);

@@ -25,34 +25,14 @@ struct iouring_bpf {
 	struct io_uring_params	ring;		/* loop: the ring's, once set */
 	int			have_ring;
 	unsigned long long	geo_filled;	/* iou_geo_names[] filled */
-	/* resources made by --set (setvar.c), freed by close */
-#define IOU_MAX_RES	8
-	int			res_fds[IOU_MAX_RES];
-	int			nres_fds;
-	struct {
-		void	*addr;
-		size_t	len;
-	}			bufs[IOU_MAX_RES];
-	int			nbufs;
-	/*
-	 * @>PATH outputs (setvar.c): the fd stored in the global is
-	 * reserved at set time (the file if it exists, opened without
-	 * O_TRUNC; else a placeholder) and becomes PATH, created or
-	 * truncated, only when the program is attached
-	 * (iou_outputs_commit()): a refused start changes no file
-	 */
-	struct iou_output {
-		int	fd;		/* the number the global holds */
-		int	exists;		/* PATH existed at set time: fd is it */
-		int	created;	/* commit created PATH */
-		char	*path;
-	}			outs[IOU_MAX_RES];
-	int			nouts;
-	int			outs_done;	/* committed */
 	/* the verifier's log (attach.c), from open to the end of load */
 	char			*obj_log;
 	char			*prog_log;
 };
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
 
 #define iou_fail iouring_bpf_errorf
 /* iou_fail() with where a tool shows more (enum iouring_bpf_see) */
@@ -78,24 +58,14 @@ int iou_attach_failed(struct iouring_bpf *h, int ret,
  * object is bound to (iouring_bpf_set_ring()) and its binding (iou_api)
  */
 int iou_set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err);
-struct objvar {
-	const char		*name;
-	const char		*sec;		/* ".rodata", ".data", ".bss" */
-	struct bpf_map		*map;
-	void			*ptr;		/* image before load, map after */
-	size_t			size;
-	const struct btf	*btf;
-	const struct btf_type	*type;		/* without typedefs, modifiers */
-	__u32			type_id;
-};
-int objvar_find(struct bpf_object *obj, const char *name, struct objvar *out);
+int objvar_find(struct bpf_object *obj, const char *name,
+		struct iouring_bpf_global *out);
 const struct btf_type *objvar_resolve(const struct btf *btf, __u32 id,
 				      __u32 *idp);
 void *objvar_ptr(struct bpf_object *obj, const char *name, size_t *size,
 		 const char **sec, int *is_signed);
 void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
 		     const char *member, size_t *size);
-int int_put(void *p, size_t size, int is_signed, long long v);
 
 /* log.c: libbpf's messages, the verifier's log read */
 #define IOU_VLOG_SIZE	(64 * 1024)	/* per program, and the object's */
@@ -155,11 +125,6 @@ const struct iou_param_range *iou_param_range(const struct iouring_bpf_prog *p,
 int iou_param_check(const struct iouring_bpf_prog *p, const char *name,
 		    long long v, int is_unsigned,
 		    struct iouring_bpf_error *err);
-
-/* setvar.c */
-void iou_res_free(struct iouring_bpf *h);
-int iou_outputs_commit(struct iouring_bpf *h, struct iouring_bpf_error *err);
-void iou_outputs_undo(struct iouring_bpf *h);
 
 /* features.c: the kernel's BTF, read once and freed (struct kfacts) */
 enum iou_ktype {

@@ -65,14 +65,14 @@ const struct btf_type *objvar_resolve(const struct btf *btf, __u32 id,
 	return t;
 }
 
-int objvar_find(struct bpf_object *obj, const char *name, struct objvar *out)
+int objvar_find(struct bpf_object *obj, const char *name, struct iouring_bpf_global *out)
 {
 	struct btf *btf = bpf_object__btf(obj);
 	size_t i;
 
 	if (!btf)
 		return -ENOENT;
-	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sections); i++) {
 		const struct btf_var_secinfo *vs;
 		const struct btf_type *t;
 		struct bpf_map *map;
@@ -112,7 +112,7 @@ int objvar_find(struct bpf_object *obj, const char *name, struct objvar *out)
 void *objvar_ptr(struct bpf_object *obj, const char *name, size_t *size,
 		 const char **secp, int *is_signed)
 {
-	struct objvar v;
+	struct iouring_bpf_global v;
 
 	if (objvar_find(obj, name, &v))
 		return NULL;
@@ -183,7 +183,7 @@ int iouring_bpf_int_get(const void *p, size_t size, int is_signed,
 }
 
 /* store v if it fits a size-byte integer of that signedness */
-int int_put(void *p, size_t size, int is_signed, long long v)
+int iouring_bpf_int_put(void *p, size_t size, int is_signed, long long v)
 {
 	long long lo, hi;
 
@@ -223,6 +223,118 @@ int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 	if (!p)
 		return -ENOENT;
 	return iouring_bpf_int_get(p, size, is_signed, value);
+}
+
+int iouring_bpf_global(const struct iouring_bpf *h, const char *name,
+		       struct iouring_bpf_global *out)
+{
+	return objvar_find(h->obj, name, out);
+}
+
+int iouring_bpf_loaded(const struct iouring_bpf *h)
+{
+	return h->loaded;
+}
+
+void iouring_bpf_global_names(const struct iouring_bpf *h, char *out,
+			      size_t len)
+{
+	struct btf *btf = bpf_object__btf(h->obj);
+	size_t used = 0, i;
+
+	out[0] = '\0';
+	for (i = 0; btf && i < ARRAY_SIZE(sections); i++) {
+		const struct btf_var_secinfo *vs;
+		const struct btf_type *t;
+		int id = btf__find_by_name_kind(btf, sections[i],
+						BTF_KIND_DATASEC);
+		int j;
+
+		if (id < 0)
+			continue;
+		t = btf__type_by_id(btf, id);
+		vs = btf_var_secinfos(t);
+		for (j = 0; j < btf_vlen(t) && used < len; j++, vs++) {
+			const struct btf_type *var = btf__type_by_id(btf, vs->type);
+			const char *n = btf__name_by_offset(btf, var->name_off);
+
+			if (!strcmp(n, "iou_exit"))
+				continue;
+			used += snprintf(out + used, len - used, "%s%s",
+					 used ? ", " : "", n);
+		}
+	}
+	if (!out[0])
+		snprintf(out, len, "none");
+}
+
+int iouring_bpf_int_type(const struct btf_type *t, size_t *size,
+			 int *is_signed, int *is_bool)
+{
+	*is_bool = 0;
+	if (btf_is_int(t)) {
+		*size = t->size;
+		*is_signed = !!(btf_int_encoding(t) & BTF_INT_SIGNED);
+		*is_bool = !!(btf_int_encoding(t) & BTF_INT_BOOL);
+		return 0;
+	}
+	if (btf_is_any_enum(t)) {
+		*size = t->size;
+		*is_signed = btf_kflag(t) || btf_is_enum(t);
+		return 0;
+	}
+	if (btf_is_ptr(t)) {
+		*size = 8;
+		*is_signed = 0;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * The one typed store of an integer global: found, writable now, an
+ * integer, value fits its type, a built-in's parameter within its range;
+ * only then written
+ */
+int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
+			long long value, struct iouring_bpf_error *err)
+{
+	struct iouring_bpf_global v;
+	int is_signed, is_bool, ret;
+	unsigned char tmp[8];
+	char names[512];
+	size_t size;
+
+	if (objvar_find(h->obj, name, &v)) {
+		iouring_bpf_global_names(h, names, sizeof(names));
+		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
+				"%s: no global '%.128s' in .rodata, .data or .bss (its globals: %s)",
+				h->name, name, names);
+	}
+	if (h->loaded && !strcmp(v.sec, ".rodata"))
+		return iou_fail(err, IOURING_BPF_USAGE, EROFS,
+				"%s: %s is in .rodata (a const volatile global): it is fixed at load, set it before load",
+				h->name, name);
+	if (iouring_bpf_int_type(v.type, &size, &is_signed, &is_bool) ||
+	    size != v.size)
+		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
+				"%s: %s (%s, %zu bytes) is not an integer global",
+				h->name, name, v.sec, v.size);
+	ret = iouring_bpf_int_put(tmp, size, is_signed, value);
+	if (!ret && is_bool && (value < 0 || value > 1))
+		ret = -ERANGE;
+	if (ret)
+		return iou_fail(err, IOURING_BPF_USAGE, ERANGE,
+				"%s: %s=%lld does not fit %s (%s, %zu-byte %s)",
+				h->name, name, value, name, v.sec, size,
+				is_bool ? "bool" : is_signed ? "signed" : "unsigned");
+	if (h->prog) {
+		ret = iou_param_check(h->prog, name, value, !is_signed, err);
+		if (ret)
+			return ret;
+	}
+	memcpy(v.ptr, tmp, size);
+	return 0;
 }
 
 void *iouring_bpf_section(const struct iouring_bpf *h, const char *sec,
@@ -359,7 +471,7 @@ static int geo_has(const struct iouring_bpf *h, int src)
 static long long rodata_int(const struct iouring_bpf *h, const char *name)
 {
 	unsigned long long v = 0;
-	struct objvar o;
+	struct iouring_bpf_global o;
 
 	if (objvar_find(h->obj, name, &o) || strcmp(o.sec, ".rodata") ||
 	    !btf_is_int(o.type) || o.size > sizeof(v))
@@ -420,7 +532,7 @@ static int geo_sizes_ok(struct iouring_bpf *h, const struct io_uring_params *p,
 int iou_geo_fill(struct iouring_bpf *h, const struct io_uring_params *p,
 		 struct iouring_bpf_error *err)
 {
-	struct objvar v;
+	struct iouring_bpf_global v;
 	int i;
 
 	h->geo_filled = 0;
@@ -429,7 +541,8 @@ int iou_geo_fill(struct iouring_bpf *h, const struct io_uring_params *p,
 		    strcmp(v.sec, ".rodata") ||
 		    !(btf_is_int(v.type) || btf_is_any_enum(v.type)))
 			continue;
-		if (int_put(v.ptr, v.size, 0, geo_value(h, p, iou_geo_names[i].src)))
+		if (iouring_bpf_int_put(v.ptr, v.size, 0,
+					geo_value(h, p, iou_geo_names[i].src)))
 			return iou_fail(err, IOURING_BPF_FAIL, ERANGE,
 					"%s: the ring's %s (%llu) does not fit its %zu-byte global",
 					h->name, v.name,
@@ -482,7 +595,7 @@ int iou_geo_zero_rodata(struct iouring_bpf *h, char *out, size_t len)
 	for (j = 0; j < btf_vlen(t); j++, vs++) {
 		const struct btf_type *var = btf__type_by_id(btf, vs->type);
 		const char *name = btf__name_by_offset(btf, var->name_off);
-		struct objvar v;
+		struct iouring_bpf_global v;
 		size_t k;
 
 		if (!strcmp(name, "iou_api") || iou_geo_is_filled(h, name) ||
@@ -516,7 +629,7 @@ int iou_set_api_var(struct iouring_bpf *h, struct iouring_bpf_error *err)
 	p = objvar_ptr(h->obj, "iou_api", &size, &sec, NULL);
 	if (!p || strcmp(sec, ".rodata"))
 		return 0;
-	if (int_put(p, size, 0, h->api))
+	if (iouring_bpf_int_put(p, size, 0, h->api))
 		return iou_fail(err, IOURING_BPF_FAIL, ERANGE,
 				"%s: iou_api does not fit", h->name);
 	return 0;

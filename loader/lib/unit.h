@@ -18,10 +18,11 @@
  * The entry: its parameters, its source, its embedded object, and the
  * fields given. PARAMS is the unit's one table of parameters, a macro of
  * rows P(NAME, TYPE, MIN, MAX, HELP): each row is a parameter of the
- * catalogue (name, type, help) and its valid range, which
- * iouring_bpf_set(), iouring_bpf_set_var(), the library's start and the
- * CLI's options (--count, --depth: the workload's RC_SET()) all check
- * through iou_param_check() (setvar.c):
+ * catalogue (name, type, help) and its valid range, which every setter
+ * checks through iou_param_check() (programs.c): the engine's
+ * iouring_bpf_set_var() (objvar.c), and through it the CLI's --set
+ * (cli/setarg.c), its options (--count, --depth) and the bench's start;
+ * the library's iouring_bpf_obj_set_global():
  *
  *	#define PARAMS(P) \
  *		P("depth", "__u32", 1, 4096, "NOPs in flight at most")

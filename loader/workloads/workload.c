@@ -118,7 +118,7 @@ void *rc_section(struct run_ctx *rc, const char *sec, size_t size, size_t align)
 	if (!p || (sz + align - 1) / align * align != size) {
 		fprintf(stderr, "iouring-bpf run: %s: its %s has %zu bytes, its skeleton %zu (rebuild: make -C loader)\n",
 			rc->prog->name, sec, sz, size);
-		exit(IOURING_BPF_FAIL);
+		exit(1);	/* the CLI's EXIT_FAIL */
 	}
 	return p;
 }

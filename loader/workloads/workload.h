@@ -99,6 +99,9 @@ int rc_fail(struct run_ctx *rc, int status, int errnum, const char *fmt, ...)
  * a program without such requests takes none, and `run` refuses it.
  */
 struct workload {
+	const char	*desc;		/* one line (list) */
+	/* what differs on mainline's hook (list, run), or NULL */
+	const char	*mainline_note;
 	const char	*example;	/* an `iouring-bpf run` line (list) */
 	int		takes_count;	/* --count: requests completed */
 	long long	count;		/* its default (0: the object's own) */

@@ -141,7 +141,10 @@ out:
 	return 0;
 }
 
-IOU_WORKLOAD(.example = "iouring-bpf run batch-wait --count 64 --set batch=8",
+IOU_WORKLOAD(.desc = "loop: wake the app for >= batch CQEs or after max_wait_us",
+	     .mainline_note =
+		"no timeout in the hook: the rest of a batch is waited for by polling (CPU busy up to max_wait_us); a call that finds SQEs submits them and returns at once; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail",
+	     .example = "iouring-bpf run batch-wait --count 64 --set batch=8",
 	     .takes_count = 1,
 	     .count = 66,
 	     .args = args_batch_wait,

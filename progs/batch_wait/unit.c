@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * batch-wait: the catalogue entry of progs/batch_wait/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description and parameters;
- * the build embeds the object through its skeleton (loader/Makefile).
+ * iouring_bpf_prog_find()): its name and parameters with their ranges;
+ * its description, example and notes are its workload's (run.c). The
+ * build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
 
@@ -14,6 +15,4 @@
 	  "deadline after the first CQE of a batch")
 
 IOU_UNIT(PARAMS,
-	 .name = "batch-wait",
-	 .desc = "loop: wake the app for >= batch CQEs or after max_wait_us",
-	 .mainline_note = "no timeout in the hook: the rest of a batch is waited for by polling (CPU busy up to max_wait_us); a call that finds SQEs submits them and returns at once; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail");
+	 .name = "batch-wait");

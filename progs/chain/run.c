@@ -96,7 +96,8 @@ static int run_chain(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.example = "iouring-bpf run chain --count 64",
+IOU_WORKLOAD(.desc = "IORING_OP_BPF ops passing a checksum along a link chain",
+	     .example = "iouring-bpf run chain --count 64",
 	     .takes_count = 1,
 	     .count = 64,
 	     .args = args_chain,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * chain: the catalogue entry of progs/chain/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description and parameters;
- * the build embeds the object through its skeleton (loader/Makefile).
+ * iouring_bpf_prog_find()): its name and parameters with their ranges;
+ * its description, example and notes are its workload's (run.c). The
+ * build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
 
@@ -12,5 +13,4 @@
 	  "bytes of buffer 1 summed at most (<= 4096)")
 
 IOU_UNIT(PARAMS,
-	 .name = "chain",
-	 .desc = "IORING_OP_BPF ops passing a checksum along a link chain");
+	 .name = "chain");

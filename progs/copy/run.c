@@ -194,6 +194,7 @@ static int run_copy(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.example = "iouring-bpf run copy --set block=65536",
+IOU_WORKLOAD(.desc = "loop: copy a file, each write sized by the read before it",
+	     .example = "iouring-bpf run copy --set block=65536",
 	     .setup = setup_copy,
 	     .run = run_copy);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * copy: the catalogue entry of progs/copy/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description and parameters;
- * the build embeds the object through its skeleton (loader/Makefile).
+ * iouring_bpf_prog_find()): its name and parameters with their ranges;
+ * its description, example and notes are its workload's (run.c). The
+ * build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
 
@@ -20,5 +21,4 @@
 	  "set by the loader")
 
 IOU_UNIT(PARAMS,
-	 .name = "copy",
-	 .desc = "loop: copy a file, each write sized by the read before it");
+	 .name = "copy");

@@ -128,7 +128,10 @@ static int run_cq_stats(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.example = "iouring-bpf run cq-stats --count 256",
+IOU_WORKLOAD(.desc = "loop: count completions by result and latency, change nothing",
+	     .mainline_note =
+		"the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail",
+	     .example = "iouring-bpf run cq-stats --count 256",
 	     .takes_count = 1,
 	     .count = 256,
 	     .setup = setup_cq_stats,

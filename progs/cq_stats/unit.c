@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * cq-stats: the catalogue entry of progs/cq_stats/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description and parameters;
- * the build embeds the object through its skeleton (loader/Makefile).
+ * iouring_bpf_prog_find()): its name and parameters with their ranges;
+ * its description, example and notes are its workload's (run.c). The
+ * build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
 
@@ -14,6 +15,4 @@
 	  "mainline only: new CQEs a wait waits for (v3 keeps the caller's min_complete)")
 
 IOU_UNIT(PARAMS,
-	 .name = "cq-stats",
-	 .desc = "loop: count completions by result and latency, change nothing",
-	 .mainline_note = "the hook hides io_uring_enter()'s arguments: the program submits the app's SQEs and returns at once; a call with none waits for wait_nr new CQEs (or nothing in flight); enter returns 0, not the count submitted; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail");
+	 .name = "cq-stats");

@@ -121,7 +121,8 @@ static int run_errinject(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.example = "iouring-bpf run errinject --count 100 --set mode=1 --set nth=10",
+IOU_WORKLOAD(.desc = "IORING_OP_BPF op failing requests on purpose",
+	     .example = "iouring-bpf run errinject --count 100 --set mode=1 --set nth=10",
 	     .takes_count = 1,
 	     .count = 100,
 	     .run = run_errinject);

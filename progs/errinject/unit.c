@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * errinject: the catalogue entry of progs/errinject/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description and parameters;
- * the build embeds the object through its skeleton (loader/Makefile).
+ * iouring_bpf_prog_find()): its name and parameters with their ranges;
+ * its description, example and notes are its workload's (run.c). The
+ * build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
 
@@ -18,5 +19,4 @@
 	  "positive errno to inject (5: EIO)")
 
 IOU_UNIT(PARAMS,
-	 .name = "errinject",
-	 .desc = "IORING_OP_BPF op failing requests on purpose");
+	 .name = "errinject");

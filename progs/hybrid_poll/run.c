@@ -78,7 +78,10 @@ static int run_hybrid_poll(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
+IOU_WORKLOAD(.desc = "loop: poll the CQ up to spin_us before sleeping",
+	     .mainline_note =
+		"the hook hides min_complete: every wait is for `want` CQEs; a call that finds SQEs submits them and returns at once; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail",
+	     .example = "iouring-bpf run hybrid-poll --count 200 --set spin_us=200",
 	     .takes_count = 1,
 	     .count = 200,
 	     .run = run_hybrid_poll);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * hybrid-poll: the catalogue entry of progs/hybrid_poll/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description and parameters;
- * the build embeds the object through its skeleton (loader/Makefile).
+ * iouring_bpf_prog_find()): its name and parameters with their ranges;
+ * its description, example and notes are its workload's (run.c). The
+ * build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
 
@@ -14,6 +15,4 @@
 	  "CQEs to wait for when io_uring_enter's min_complete is 0")
 
 IOU_UNIT(PARAMS,
-	 .name = "hybrid-poll",
-	 .desc = "loop: poll the CQ up to spin_us before sleeping",
-	 .mainline_note = "the hook hides min_complete: every wait is for `want` CQEs; a call that finds SQEs submits them and returns at once; on an SQ_REWIND ring the app stores how many SQEs it queued in the SQ tail");
+	 .name = "hybrid-poll");

@@ -110,7 +110,8 @@ out:
 	return 0;
 }
 
-IOU_WORKLOAD(.example = "iouring-bpf run memcpy --count 64",
+IOU_WORKLOAD(.desc = "IORING_OP_BPF op copying buffer 1 <-> buffer 2 (kfunc)",
+	     .example = "iouring-bpf run memcpy --count 64",
 	     .takes_count = 1,
 	     .count = 64,
 	     .run = run_memcpy);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * memcpy: the catalogue entry of progs/memcpy/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description and parameters;
- * the build embeds the object through its skeleton (loader/Makefile).
+ * iouring_bpf_prog_find()): its name and parameters with their ranges;
+ * its description, example and notes are its workload's (run.c). The
+ * build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
 
@@ -14,5 +15,4 @@
 	  "copy at most this many bytes (0: min of the two lengths)")
 
 IOU_UNIT(PARAMS,
-	 .name = "memcpy",
-	 .desc = "IORING_OP_BPF op copying buffer 1 <-> buffer 2 (kfunc)");
+	 .name = "memcpy");

@@ -60,7 +60,8 @@ static int run_nop(struct run_ctx *rc)
 	return 0;
 }
 
-IOU_WORKLOAD(.example = "iouring-bpf run nop --count 1000",
+IOU_WORKLOAD(.desc = "IORING_OP_BPF op that completes with res 0",
+	     .example = "iouring-bpf run nop --count 1000",
 	     .takes_count = 1,
 	     .count = 1000,
 	     .run = run_nop);

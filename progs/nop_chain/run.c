@@ -48,7 +48,8 @@ static int run_nop_chain(struct run_ctx *rc)
 }
 
 /* --count NOPs (nr), --depth in flight: they win over a --set of the same */
-IOU_WORKLOAD(.example = "iouring-bpf run nop-chain --count 100000 --depth 1",
+IOU_WORKLOAD(.desc = "loop: N NOPs issued from BPF as each completes",
+	     .example = "iouring-bpf run nop-chain --count 100000 --depth 1",
 	     .takes_count = 1,
 	     .takes_depth = 1,
 	     .count_param = "nr",

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * nop-chain: the catalogue entry of progs/nop_chain/prog.bpf.c (`iouring-bpf list`,
- * iouring_bpf_prog_find()): its description and parameters;
- * the build embeds the object through its skeleton (loader/Makefile).
+ * iouring_bpf_prog_find()): its name and parameters with their ranges;
+ * its description, example and notes are its workload's (run.c). The
+ * build embeds the object through its skeleton (loader/Makefile).
  */
 #include "unit.h"
 
@@ -14,5 +15,4 @@
 	  "NOPs in flight at most (1: strictly sequential)")
 
 IOU_UNIT(PARAMS,
-	 .name = "nop-chain",
-	 .desc = "loop: N NOPs issued from BPF as each completes");
+	 .name = "nop-chain");

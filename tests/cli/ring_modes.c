@@ -44,7 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "engine.h"
+#include "start.h"	/* the engine's one-call start */
 #include "ring.h"
 
 /* Debian 12's headers predate it; our own name, not liburing's */

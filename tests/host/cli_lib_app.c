@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli_lib_app.c - an application linking libiouring-bpf.a the way the
- * README says, without the CLI. On a kernel without the features it checks
+ * cli_lib_app.c - a program on the CLI's engine (engine.h, the --set
+ * language of setarg.h, the one-call start of start.h), linked from the
+ * internal archive without the CLI's commands. On a kernel without the features it checks
  * the library says so (status 3); everywhere it checks the error statuses
  * and that parameters are readable and settable by name before load, and
  * (where this kernel makes io_uring rings) the ring globals of a
@@ -14,7 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include "engine.h"
+#include "setarg.h"
+#include "start.h"
 
 static int fails;
 
@@ -75,7 +77,7 @@ static void big_entries(const char *obj)
 
 /*
  * a built-in parameter's range (progs/NAME/unit.c) holds for every way
- * the library sets it: attach's params, iouring_bpf_set(), _set_var();
+ * it is set: the start's params, --set's language, iouring_bpf_set_var();
  * a refused value leaves the old one (depth=0 would hang the
  * application's io_uring_enter())
  */
@@ -84,6 +86,7 @@ static void param_ranges(void)
 	const struct iouring_bpf_prog *p = iouring_bpf_prog_find("nop-chain");
 	const char *zero[] = { "depth=0", NULL };
 	const char *big[] = { "depth=4097", NULL };
+	struct setarg_res res = { 0 };
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	long long lo = -1, hi = -1, v = -1;
@@ -115,25 +118,49 @@ static void param_ranges(void)
 	CHECK(h, "open nop-chain: %s", h ? "" : err.msg);
 	if (!h)
 		return;
-	CHECK(iouring_bpf_set(h, "depth=0", &err) &&
+	CHECK(setarg_apply(h, &res, "depth=0", &err) &&
 	      err.status == IOURING_BPF_USAGE, "set depth=0 refused");
 	CHECK(iouring_bpf_set_var(h, "depth", 0, &err) &&
 	      err.status == IOURING_BPF_USAGE, "set_var depth 0 refused");
-	CHECK(iouring_bpf_set(h, "depth=0x1001", &err) &&
+	CHECK(setarg_apply(h, &res, "depth=0x1001", &err) &&
 	      err.status == IOURING_BPF_USAGE, "set depth=0x1001 refused");
 	CHECK(!iouring_bpf_var_int(h, "depth", &v) && v == 1,
 	      "depth stays 1 after the refusals, got %lld", v);
-	CHECK(!iouring_bpf_set(h, "depth=4096", &err) &&
+	CHECK(setarg_apply(h, &res, "depth=18446744073709551615", &err) &&
+	      err.status == IOURING_BPF_USAGE &&
+	      strstr(err.msg, "does not fit"),
+	      "set depth=2^64-1 (a __u32) refused: %s", err.msg);
+	CHECK(setarg_apply(h, &res, "nr=18446744073709551615", &err) &&
+	      err.status == IOURING_BPF_USAGE &&
+	      strstr(err.msg, "out of range"),
+	      "set nr=2^64-1 (a __u64 past LLONG_MAX) refused: %s", err.msg);
+	CHECK(iouring_bpf_set_var(h, "depth", -1, &err) &&
+	      err.status == IOURING_BPF_USAGE && strstr(err.msg, "does not fit"),
+	      "set_var depth -1 (a __u32) refused: %s", err.msg);
+	CHECK(iouring_bpf_set_var(h, "depth", 1LL << 32, &err) &&
+	      err.status == IOURING_BPF_USAGE && strstr(err.msg, "does not fit"),
+	      "set_var depth 2^32 refused: %s", err.msg);
+	CHECK(setarg_apply(h, &res, "depth=@/dev/null", &err) &&
+	      err.status == IOURING_BPF_USAGE && !res.nfds,
+	      "a built-in takes no file, and opens none: %s", err.msg);
+	CHECK(!iouring_bpf_var_int(h, "depth", &v) && v == 1,
+	      "depth still 1, got %lld", v);
+	CHECK(!setarg_apply(h, &res, "depth=4096", &err) &&
 	      !iouring_bpf_var_int(h, "depth", &v) && v == 4096,
 	      "set depth=4096: %s", err.msg);
 	CHECK(!iouring_bpf_set_var(h, "nr", 0, &err),
 	      "nr=0 is in range: %s", err.msg);
+	CHECK(iouring_bpf_set_var(h, "nosuch", 0, &err) &&
+	      err.status == IOURING_BPF_USAGE && strstr(err.msg, "its globals:"),
+	      "set_var of no global names the globals: %s", err.msg);
 	iouring_bpf_close(h);
+	setarg_free(&res);
 }
 
 int main(int argc, char **argv)
 {
 	const char *bad_params[] = { "nosuch=1", NULL };
+	struct setarg_res res = { 0 };
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	long long v;
@@ -154,12 +181,14 @@ int main(int argc, char **argv)
 		CHECK(iouring_bpf_kind(h) == IOURING_BPF_KIND_LOOP, "kind");
 		CHECK(!iouring_bpf_var_int(h, "batch", &v) && v == 4,
 		      "default batch=4, got %lld", v);
-		CHECK(!iouring_bpf_set(h, "batch=9", &err), "set: %s", err.msg);
+		CHECK(!setarg_apply(h, &res, "batch=9", &err), "set: %s",
+		      err.msg);
 		CHECK(!iouring_bpf_var_int(h, "batch", &v) && v == 9,
 		      "batch=9 after set, got %lld", v);
 		CHECK(iouring_bpf_set_op_id(h, 3, &err) &&
 		      err.status == IOURING_BPF_USAGE, "op id on a loop program");
 		iouring_bpf_close(h);
+		setarg_free(&res);
 	}
 
 	h = iouring_bpf_open("nop", &err);

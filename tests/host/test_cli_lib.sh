@@ -21,7 +21,8 @@ if [ ! -f "$LIBBPF_A" ]; then
 	echo "libbpf.a is not built ($LIBBPF_A; make tools)"
 	exit 77
 fi
-cc -std=gnu11 -Wall -Werror -I"$ROOT/loader/lib" -I"$LIBBPF_INCLUDE" \
+cc -std=gnu11 -Wall -Werror -I"$ROOT/loader/lib" -I"$ROOT/loader/cli" \
+	-I"$ROOT/loader/bench" -I"$LIBBPF_INCLUDE" \
 	-o "$TMP/cli_lib_app" "$ROOT/tests/host/cli_lib_app.c" "$LIB" \
 	"$LIBBPF_A" $LIBBPF_LDLIBS
 # an object with 16-byte CQEs, for the CQE32 refusal (make -C examples)

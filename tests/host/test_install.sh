@@ -11,7 +11,7 @@
 #   iouring_bpf_version()'s answer, in a program linked with
 #   `pkg-config --libs iouring-bpf` against the shared library and in one
 #   linked statically; a static program that defines the library's
-#   internal names (int_put, objvar_ptr, ...) still links; libbpf's
+#   internal names (iouring_bpf_int_put, objvar_ptr, ...) still links; libbpf's
 #   headers come with the .pc's Cflags (the API returns struct bpf_object *);
 # - examples/attach_loop.c, attach_own.c and attach_liburing.c (with the
 #   installed header-only iouring-bpf/liburing.h) build the same way;
@@ -140,7 +140,7 @@ cat >"$TMP/app_bpf.c" <<'C'
 #include <bpf/libbpf.h>
 #include <iouring-bpf/iouring-bpf.h>
 
-int int_put(void) { return 1; }
+int iouring_bpf_int_put(void) { return 1; }
 int objvar_ptr, iou_kernel_has, iou_vlog_open, iouf_parse;
 int iouring_bpf_open, iouring_bpf_set, iouring_bpf_start_opts;
 
@@ -153,7 +153,7 @@ int main(void)
 	printf("object %s, library %s\n", bpf_object__name(obj),
 	       iouring_bpf_version());
 	bpf_object__close(obj);
-	return int_put() - 1 + objvar_ptr + iou_kernel_has + iou_vlog_open +
+	return iouring_bpf_int_put() - 1 + objvar_ptr + iou_kernel_has + iou_vlog_open +
 	       iouf_parse + iouring_bpf_open + iouring_bpf_set +
 	       iouring_bpf_start_opts;
 }
@@ -181,10 +181,10 @@ fi
 checks=$((checks + 1))
 if cc -Wall -o "$TMP/app_bpf" "$TMP/app_bpf.c" $cflags $slibs 2>"$TMP/cc.err"; then
 	a=$("$TMP/app_bpf") && grep -qE "^object nop, library ${ver//./\.}$" <<<"$a" &&
-		echo "static, libbpf on the object, own int_put/objvar_ptr/iou_* and 1.x's iouring_bpf_open/_set/_start_opts: $a" ||
+		echo "static, libbpf on the object, own iouring_bpf_int_put/objvar_ptr/iou_* and 1.x's iouring_bpf_open/_set/_start_opts: $a" ||
 		fail "app_bpf says: $a"
 else
-	fail "an app with its own int_put, objvar_ptr, iou_*, iouring_bpf_open, ... does not link with the .a:"
+	fail "an app with its own iouring_bpf_int_put, objvar_ptr, iou_*, iouring_bpf_open, ... does not link with the .a:"
 	head -5 "$TMP/cc.err"
 fi
 

@@ -6,7 +6,7 @@
  *
  *   0  parse_ll(): an integer argument; bytes 1-2 pick the bounds
  *   1  parse_ring_arg(): --ring PID:FD
- *   2  iouring_bpf_set(): --set KEY=VALUE on a built-in program
+ *   2  setarg_apply(): --set KEY=VALUE on a built-in program
  *      (byte 1 picks it), then iouring_bpf_set_op_id() with byte 2
  *   3  iouring_bpf_open(): a program name or path, as `load NAME` takes it
  *   4  iouring_bpf_open() of a file holding the input: an object file
@@ -59,6 +59,7 @@ static struct iouring_bpf *catalog_handle(unsigned int i)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	struct setarg_res res = { 0 };
 	struct iouring_bpf_error err;
 	struct iouring_bpf *h;
 	long long a, b;
@@ -84,8 +85,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!h)
 			abort();	/* an embedded program must open */
 		s = cstr(data + 3, size - 3);
-		iouring_bpf_set(h, s, &err);
+		setarg_apply(h, &res, s, &err);
 		iouring_bpf_set_op_id(h, (int8_t)data[2] * 3, &err);
+		setarg_free(&res);	/* a built-in's values make nothing */
 		free(s);
 		break;
 	case 3:
