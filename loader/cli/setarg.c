@@ -129,6 +129,7 @@ static int store_int(struct iouring_bpf *h, const struct iouring_bpf_global *v,
 		     const char *shown, void *p, const struct btf_type *t,
 		     const char *val, struct iouring_bpf_error *err)
 {
+	const char *name = iouring_bpf_name(h);
 	int is_signed, is_bool, ret;
 	char desc[64];
 	size_t size;
@@ -136,18 +137,19 @@ static int store_int(struct iouring_bpf *h, const struct iouring_bpf_global *v,
 	type_desc(v, desc, sizeof(desc));
 	if (iouring_bpf_int_type(t, &size, &is_signed, &is_bool))
 		return setarg_fail(err, IOURING_BPF_USAGE, EINVAL,
-				"%s: %s (%s, %s) is not an integer: --set takes integers, integer arrays by index (NAME[I]=V), char arrays and resources (@PATH, @buf:N)",
-				iouring_bpf_name(h), shown, v->sec, desc);
+				   "%s: %s (%s, %s) is not an integer: --set takes integers, integer arrays by index (NAME[I]=V), char arrays and resources (@PATH, @buf:N)",
+				   name, shown, v->sec, desc);
 	ret = put_text(p, size, is_signed, is_bool, val);
 	if (ret == -ERANGE)
 		return setarg_fail(err, IOURING_BPF_USAGE, ERANGE,
-				"%s: %s=%s does not fit %s (%s, %zu-byte %s)",
-				iouring_bpf_name(h), shown, val, shown, v->sec, size,
-				is_bool ? "bool" : is_signed ? "signed" : "unsigned");
+				   "%s: %s=%s does not fit %s (%s, %zu-byte %s)",
+				   name, shown, val, shown, v->sec, size,
+				   is_bool ? "bool" :
+				   is_signed ? "signed" : "unsigned");
 	if (ret)
 		return setarg_fail(err, IOURING_BPF_USAGE, EINVAL,
-				"%s: bad value '%s' for %s (%s, %s): expected an integer, or @PATH, @>PATH, @buf:N",
-				iouring_bpf_name(h), val, shown, v->sec, desc);
+				   "%s: bad value '%s' for %s (%s, %s): expected an integer, or @PATH, @>PATH, @buf:N",
+				   name, val, shown, v->sec, desc);
 	return 0;
 }
 

@@ -65,7 +65,8 @@ const struct btf_type *objvar_resolve(const struct btf *btf, __u32 id,
 	return t;
 }
 
-int objvar_find(struct bpf_object *obj, const char *name, struct iouring_bpf_global *out)
+int objvar_find(struct bpf_object *obj, const char *name,
+		struct iouring_bpf_global *out)
 {
 	struct btf *btf = bpf_object__btf(obj);
 	size_t i;
@@ -160,7 +161,7 @@ void *ops_member_ptr(struct bpf_object *obj, struct bpf_map *map,
 }
 
 int iouring_bpf_int_get(const void *p, size_t size, int is_signed,
-			 long long *v)
+			long long *v)
 {
 	/* both arms long long: a plain ?: would make the signed one unsigned */
 	switch (size) {
@@ -200,9 +201,15 @@ int iouring_bpf_int_put(void *p, size_t size, int is_signed, long long v)
 	if (v < lo || v > hi)
 		return -ERANGE;
 	switch (size) {
-	case 1: *(__u8 *)p = v; break;
-	case 2: *(__u16 *)p = v; break;
-	case 4: *(__u32 *)p = v; break;
+	case 1:
+		*(__u8 *)p = v;
+		break;
+	case 2:
+		*(__u16 *)p = v;
+		break;
+	case 4:
+		*(__u32 *)p = v;
+		break;
 	}
 	return 0;
 }
