@@ -19,7 +19,7 @@
  * A built-in program takes its listed parameters only, as numbers: they
  * go through the engine's typed store (iouring_bpf_set_var()), which
  * holds them to their ranges. Any other global is written where the
- * engine says it is (iouring_bpf_global()): libbpf's image before load,
+ * engine says it is (iouring_bpf_global_writable()): libbpf's image before load,
  * the live map after (.rodata refuses then: the kernel froze it).
  *
  * Resources belong to this process (the one whose io_uring_enter() runs
@@ -233,6 +233,64 @@ static int output_reserve(const char *path, int *exists)
 	return open("/dev/null", O_WRONLY | O_CLOEXEC);
 }
 
+/*
+ * the start is admitted: each @>PATH not yet made becomes its file,
+ * truncated or created, on the fd number its global holds
+ */
+static int setarg_commit(struct iouring_bpf *h, struct setarg_res *res,
+			 struct iouring_bpf_error *err)
+{
+	const char *name = iouring_bpf_name(h);
+	struct setarg_output *o;
+	struct stat st;
+	int fd;
+
+	for (; res->outs_done < res->nouts; res->outs_done++) {
+		o = &res->outs[res->outs_done];
+		if (o->exists) {
+			if (!fstat(o->fd, &st) && S_ISREG(st.st_mode) &&
+			    ftruncate(o->fd, 0))
+				return setarg_fail(err, IOURING_BPF_FAIL, errno,
+						   "%s: cannot truncate %s: %s",
+						   name, o->path,
+						   strerror(errno));
+			continue;
+		}
+		fd = open(o->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			  0644);
+		if (fd >= 0)
+			o->created = 1;
+		else if (errno == EEXIST)
+			fd = open(o->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0)
+			return setarg_fail(err, IOURING_BPF_FAIL, errno,
+					   "%s: cannot create %s: %s", name,
+					   o->path, strerror(errno));
+		if (dup3(fd, o->fd, O_CLOEXEC) < 0) {
+			int e = errno;
+
+			close(fd);
+			return setarg_fail(err, IOURING_BPF_FAIL, e,
+					   "%s: cannot put %s on fd %d: %s",
+					   name, o->path, o->fd, strerror(e));
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+/* the start failed after the commit: remove the files it created */
+static void setarg_undo(struct setarg_res *res)
+{
+	int i;
+
+	for (i = 0; i < res->outs_done; i++)
+		if (res->outs[i].created) {
+			unlink(res->outs[i].path);
+			res->outs[i].created = 0;
+		}
+}
+
 /* NAME=@PATH or NAME=@>PATH: open it (@>PATH: reserve it), store the fd */
 static int set_fd(struct iouring_bpf *h, struct setarg_res *res,
 		  const struct iouring_bpf_global *v, const char *val,
@@ -285,59 +343,6 @@ static int set_fd(struct iouring_bpf *h, struct setarg_res *res,
 	return ret;
 }
 
-int setarg_commit(struct iouring_bpf *h, struct setarg_res *res,
-		  struct iouring_bpf_error *err)
-{
-	const char *name = iouring_bpf_name(h);
-	struct setarg_output *o;
-	struct stat st;
-	int fd;
-
-	for (; res->outs_done < res->nouts; res->outs_done++) {
-		o = &res->outs[res->outs_done];
-		if (o->exists) {
-			if (!fstat(o->fd, &st) && S_ISREG(st.st_mode) &&
-			    ftruncate(o->fd, 0))
-				return setarg_fail(err, IOURING_BPF_FAIL, errno,
-						   "%s: cannot truncate %s: %s",
-						   name, o->path,
-						   strerror(errno));
-			continue;
-		}
-		fd = open(o->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			  0644);
-		if (fd >= 0)
-			o->created = 1;
-		else if (errno == EEXIST)
-			fd = open(o->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-		if (fd < 0)
-			return setarg_fail(err, IOURING_BPF_FAIL, errno,
-					   "%s: cannot create %s: %s", name,
-					   o->path, strerror(errno));
-		if (dup3(fd, o->fd, O_CLOEXEC) < 0) {
-			int e = errno;
-
-			close(fd);
-			return setarg_fail(err, IOURING_BPF_FAIL, e,
-					   "%s: cannot put %s on fd %d: %s",
-					   name, o->path, o->fd, strerror(e));
-		}
-		close(fd);
-	}
-	return 0;
-}
-
-void setarg_undo(struct setarg_res *res)
-{
-	int i;
-
-	for (i = 0; i < res->outs_done; i++)
-		if (res->outs[i].created) {
-			unlink(res->outs[i].path);
-			res->outs[i].created = 0;
-		}
-}
-
 /*
  * An op may be called by any ring once registered, so its files are in
  * place first; a loop program runs only inside io_uring_enter(), so its
@@ -382,14 +387,10 @@ static int set_buf(struct iouring_bpf *h, struct setarg_res *res,
 				   "%s: %s (%s) cannot hold an address: it must be a pointer or a 64-bit integer",
 				   name, v->name, v->sec);
 	if (size_name) {
-		if (iouring_bpf_global(h, size_name, &sv))
-			return setarg_fail(err, IOURING_BPF_USAGE, ENOENT,
-					   "%s: no global '%s' for the size of %s",
-					   name, size_name, v->name);
-		if (iouring_bpf_loaded(h) && !strcmp(sv.sec, ".rodata"))
-			return setarg_fail(err, IOURING_BPF_USAGE, EROFS,
-					   "%s: %s is in .rodata (a const volatile global): it is fixed at load, set it before load",
-					   name, size_name);
+		int ret = iouring_bpf_global_writable(h, size_name, &sv, err);
+
+		if (ret)
+			return ret;
 	}
 	if (res->nbufs == SETARG_MAX_RES)
 		return setarg_fail(err, IOURING_BPF_USAGE, ENOSPC,
@@ -501,8 +502,9 @@ int setarg_apply(struct iouring_bpf *h, struct setarg_res *res,
 	const char *name = iouring_bpf_name(h);
 	const char *eq = strchr(kv, '='), *val;
 	struct iouring_bpf_global v;
-	char names[512], desc[64];
 	struct setname s;
+	char desc[64];
+	int ret;
 
 	if (!eq || parse_name(kv, eq, &s))
 		return setarg_fail(err, IOURING_BPF_USAGE, EINVAL,
@@ -517,17 +519,10 @@ int setarg_apply(struct iouring_bpf *h, struct setarg_res *res,
 		return setarg_fail(err, IOURING_BPF_USAGE, EINVAL,
 				   "%s: its parameters are numbers: %s=N (resources and arrays are for FILE.bpf.o)",
 				   name, s.name);
-	if (iouring_bpf_global(h, s.name, &v)) {
-		iouring_bpf_global_names(h, names, sizeof(names));
-		return setarg_fail(err, IOURING_BPF_USAGE, ENOENT,
-				   "%s: no global '%s' in .rodata, .data or .bss (its globals: %s)",
-				   name, s.name, names);
-	}
+	ret = iouring_bpf_global_writable(h, s.name, &v, err);
+	if (ret)
+		return ret;
 	type_desc(&v, desc, sizeof(desc));
-	if (iouring_bpf_loaded(h) && !strcmp(v.sec, ".rodata"))
-		return setarg_fail(err, IOURING_BPF_USAGE, EROFS,
-				   "%s: %s is in .rodata (a const volatile global): it is fixed at load, set it before load",
-				   name, s.name);
 	if (s.size_name[0] && strncmp(val, "@buf:", 5))
 		return setarg_fail(err, IOURING_BPF_USAGE, EINVAL,
 				   "%s: ADDR,SIZE=... is for buffers: %s,%s=@buf:N",

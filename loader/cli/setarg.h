@@ -25,7 +25,7 @@
  * What the values made. @>PATH outputs: the fd stored in the global is
  * reserved at set time (the file if it exists, opened without O_TRUNC;
  * else a placeholder) and becomes PATH, created or truncated, only when
- * the program is attached (setarg_commit()): a refused start changes no
+ * the program is attached (setarg_attach()): a refused start changes no
  * file. Zero-initialised: nothing made.
  */
 struct setarg_res {
@@ -60,11 +60,6 @@ int setarg_apply(struct iouring_bpf *h, struct setarg_res *res,
  */
 int setarg_attach(struct iouring_bpf *h, struct setarg_res *res,
 		  struct iouring_bpf_error *err);
-/* the outputs not yet made become their files; 0 or -errno (err filled) */
-int setarg_commit(struct iouring_bpf *h, struct setarg_res *res,
-		  struct iouring_bpf_error *err);
-/* remove the files the commit created */
-void setarg_undo(struct setarg_res *res);
 /* close the fds, unmap the buffers; res is empty again */
 void setarg_free(struct setarg_res *res);
 

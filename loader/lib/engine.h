@@ -179,7 +179,7 @@ const struct iouring_bpf_prog *iouring_bpf_builtin(const struct iouring_bpf *h);
  * section if there is none, it is not an integer or value does not fit
  * (nothing is written then). The CLI's --set language (NAME=VALUE,
  * arrays, strings, files and buffers: loader/cli/setarg.c) is built on
- * this and iouring_bpf_global().
+ * this and iouring_bpf_global_writable().
  */
 int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
 			long long value, struct iouring_bpf_error *err);
@@ -319,10 +319,9 @@ struct bpf_map;
 /* the same the other way: v stored if it fits, else -ERANGE (-EINVAL: size) */
 int iouring_bpf_int_put(void *p, size_t size, int is_signed, long long v);
 /*
- * A global of h's object by name, with what a setter needs to write any
+ * A global of a program's object, with what a setter needs to write any
  * type: its section, where its bytes are (libbpf's image before load, the
- * map after; .rodata read-only after load) and its BTF type (typedefs and
- * modifiers resolved). 0, or -ENOENT if the object has no such global.
+ * map after) and its BTF type (typedefs and modifiers resolved).
  */
 struct iouring_bpf_global {
 	const char		*name;
@@ -335,19 +334,20 @@ struct iouring_bpf_global {
 	__u32			type_id;
 };
 
-int iouring_bpf_global(const struct iouring_bpf *h, const char *name,
-		       struct iouring_bpf_global *out);
-/* the names of h's globals ("a, b, c"; "none"), for "no global X" */
-void iouring_bpf_global_names(const struct iouring_bpf *h, char *out,
-			      size_t len);
+/*
+ * h's global name, to be written now: 0 with *out filled, or USAGE with
+ * err filled when the object has no such global (its globals named) or
+ * it is in .rodata after load (the kernel froze it)
+ */
+int iouring_bpf_global_writable(const struct iouring_bpf *h, const char *name,
+				struct iouring_bpf_global *out,
+				struct iouring_bpf_error *err);
 /*
  * an integer-like BTF type (int, bool, enum, pointer): its size and
  * signedness; 0, or -1 for any other type
  */
 int iouring_bpf_int_type(const struct btf_type *t, size_t *size,
 			 int *is_signed, int *is_bool);
-/* has h been loaded (.rodata frozen, the set_ring()/rodata window shut)? */
-int iouring_bpf_loaded(const struct iouring_bpf *h);
 /* an integer global (1, 2, 4 or 8 bytes); -ENOENT if none */
 int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 			long long *value);

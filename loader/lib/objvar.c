@@ -37,19 +37,6 @@ static struct bpf_map *internal_map(struct bpf_object *obj, const char *sec)
 	return NULL;
 }
 
-/* is BTF type id (through typedefs/const/volatile) a signed integer? */
-static int btf_signed(const struct btf *btf, __u32 id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-
-	while (t && (btf_is_typedef(t) || btf_is_const(t) ||
-		     btf_is_volatile(t) || btf_is_restrict(t)))
-		t = btf__type_by_id(btf, t->type);
-	if (t && btf_is_enum(t))
-		return 1;
-	return t && btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_SIGNED);
-}
-
 /* the type behind typedefs and const/volatile/restrict */
 const struct btf_type *objvar_resolve(const struct btf *btf, __u32 id,
 				      __u32 *idp)
@@ -114,6 +101,8 @@ void *objvar_ptr(struct bpf_object *obj, const char *name, size_t *size,
 		 const char **secp, int *is_signed)
 {
 	struct iouring_bpf_global v;
+	int sgn = 0, is_bool;
+	size_t isz;
 
 	if (objvar_find(obj, name, &v))
 		return NULL;
@@ -122,7 +111,8 @@ void *objvar_ptr(struct bpf_object *obj, const char *name, size_t *size,
 	if (secp)
 		*secp = v.sec;
 	if (is_signed)
-		*is_signed = btf_signed(v.btf, v.type_id);
+		*is_signed = !iouring_bpf_int_type(v.type, &isz, &sgn,
+						   &is_bool) && sgn;
 	return v.ptr;
 }
 
@@ -232,19 +222,8 @@ int iouring_bpf_var_int(const struct iouring_bpf *h, const char *name,
 	return iouring_bpf_int_get(p, size, is_signed, value);
 }
 
-int iouring_bpf_global(const struct iouring_bpf *h, const char *name,
-		       struct iouring_bpf_global *out)
-{
-	return objvar_find(h->obj, name, out);
-}
-
-int iouring_bpf_loaded(const struct iouring_bpf *h)
-{
-	return h->loaded;
-}
-
-void iouring_bpf_global_names(const struct iouring_bpf *h, char *out,
-			      size_t len)
+/* the names of h's globals ("a, b, c"; "none"), for "no global X" */
+static void global_names(const struct iouring_bpf *h, char *out, size_t len)
 {
 	struct btf *btf = bpf_object__btf(h->obj);
 	size_t used = 0, i;
@@ -298,6 +277,25 @@ int iouring_bpf_int_type(const struct btf_type *t, size_t *size,
 	return -1;
 }
 
+int iouring_bpf_global_writable(const struct iouring_bpf *h, const char *name,
+				struct iouring_bpf_global *out,
+				struct iouring_bpf_error *err)
+{
+	char names[512];
+
+	if (objvar_find(h->obj, name, out)) {
+		global_names(h, names, sizeof(names));
+		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
+				"%s: no global '%.128s' in .rodata, .data or .bss (its globals: %s)",
+				h->name, name, names);
+	}
+	if (h->loaded && !strcmp(out->sec, ".rodata"))
+		return iou_fail(err, IOURING_BPF_USAGE, EROFS,
+				"%s: %s is in .rodata (a const volatile global): it is fixed at load, set it before load",
+				h->name, name);
+	return 0;
+}
+
 /*
  * The one typed store of an integer global: found, writable now, an
  * integer, value fits its type, a built-in's parameter within its range;
@@ -309,19 +307,11 @@ int iouring_bpf_set_var(struct iouring_bpf *h, const char *name,
 	struct iouring_bpf_global v;
 	int is_signed, is_bool, ret;
 	unsigned char tmp[8];
-	char names[512];
 	size_t size;
 
-	if (objvar_find(h->obj, name, &v)) {
-		iouring_bpf_global_names(h, names, sizeof(names));
-		return iou_fail(err, IOURING_BPF_USAGE, ENOENT,
-				"%s: no global '%.128s' in .rodata, .data or .bss (its globals: %s)",
-				h->name, name, names);
-	}
-	if (h->loaded && !strcmp(v.sec, ".rodata"))
-		return iou_fail(err, IOURING_BPF_USAGE, EROFS,
-				"%s: %s is in .rodata (a const volatile global): it is fixed at load, set it before load",
-				h->name, name);
+	ret = iouring_bpf_global_writable(h, name, &v, err);
+	if (ret)
+		return ret;
 	if (iouring_bpf_int_type(v.type, &size, &is_signed, &is_bool) ||
 	    size != v.size)
 		return iou_fail(err, IOURING_BPF_USAGE, EINVAL,
